@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+import { hostname as machineHostname } from 'node:os';
+
+export interface Config {
+  dataDir: string;
+  http: { host: string; port: number };
+  publicUrl: string | null;
+  smtp: { host: string; port: number };
+  hostname: string;
+  dns: { servers: string[] };
+  delivery: { mode: 'mx' | 'relay'; relay: string | null; port: number };
+  adminToken: string | null;
+  webhooks: { allowPrivate: boolean };
+  rateLimit: { perMinute: number };
+  log: { level: LogLevel };
+}
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export class ConfigError extends Error {}
+
+type Kind = 'string' | 'port' | 'count' | 'boolean' | 'servers' | 'nullableString';
+
+/** Every key: its path, environment variable, default and kind. The one source for parsing and docs. */
+const KEYS: { path: string; env: string; kind: Kind; def: unknown; oneOf?: string[] }[] = [
+  { path: 'dataDir', env: 'POSTMILL_DATA_DIR', kind: 'string', def: './data' },
+  { path: 'http.host', env: 'POSTMILL_HTTP_HOST', kind: 'string', def: '127.0.0.1' },
+  { path: 'http.port', env: 'POSTMILL_HTTP_PORT', kind: 'port', def: 3000 },
+  { path: 'publicUrl', env: 'POSTMILL_PUBLIC_URL', kind: 'nullableString', def: null },
+  { path: 'smtp.host', env: 'POSTMILL_SMTP_HOST', kind: 'string', def: '127.0.0.1' },
+  { path: 'smtp.port', env: 'POSTMILL_SMTP_PORT', kind: 'port', def: 2525 },
+  { path: 'hostname', env: 'POSTMILL_HOSTNAME', kind: 'string', def: machineHostname() },
+  { path: 'dns.servers', env: 'POSTMILL_DNS_SERVERS', kind: 'servers', def: [] },
+  { path: 'delivery.mode', env: 'POSTMILL_DELIVERY_MODE', kind: 'string', def: 'mx', oneOf: ['mx', 'relay'] },
+  { path: 'delivery.relay', env: 'POSTMILL_DELIVERY_RELAY', kind: 'nullableString', def: null },
+  { path: 'delivery.port', env: 'POSTMILL_DELIVERY_PORT', kind: 'port', def: 25 },
+  { path: 'adminToken', env: 'POSTMILL_ADMIN_TOKEN', kind: 'nullableString', def: null },
+  { path: 'webhooks.allowPrivate', env: 'POSTMILL_WEBHOOKS_ALLOW_PRIVATE', kind: 'boolean', def: false },
+  { path: 'rateLimit.perMinute', env: 'POSTMILL_RATE_LIMIT_PER_MINUTE', kind: 'count', def: 1000 },
+  { path: 'log.level', env: 'POSTMILL_LOG_LEVEL', kind: 'string', def: 'info', oneOf: ['debug', 'info', 'warn', 'error'] },
+];
+
+const SERVER = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]|[0-9a-fA-F:]+)(:\d{1,5})?$/;
+
+function coerce(path: string, kind: Kind, raw: unknown, fromEnv: boolean, oneOf?: string[]): unknown {
+  const bad = (why: string): never => {
+    throw new ConfigError(`invalid configuration key "${path}": ${why} (got ${JSON.stringify(raw)})`);
+  };
+  switch (kind) {
+    case 'string':
+    case 'nullableString': {
+      if (kind === 'nullableString' && (raw === null || raw === '')) return null;
+      if (typeof raw !== 'string' || raw === '') return bad('expected a non-empty string');
+      if (oneOf && !oneOf.includes(raw)) return bad(`expected one of ${oneOf.join(', ')}`);
+      return raw;
+    }
+    case 'port':
+    case 'count': {
+      const n = fromEnv && typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
+      const max = kind === 'port' ? 65535 : Number.MAX_SAFE_INTEGER;
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > max) return bad(`expected an integer from 0 to ${max}`);
+      return n;
+    }
+    case 'boolean': {
+      if (fromEnv && (raw === 'true' || raw === '1')) return true;
+      if (fromEnv && (raw === 'false' || raw === '0')) return false;
+      if (typeof raw !== 'boolean') return bad('expected true or false');
+      return raw;
+    }
+    case 'servers': {
+      const list = fromEnv && typeof raw === 'string' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : raw;
+      if (!Array.isArray(list) || !list.every((s) => typeof s === 'string' && SERVER.test(s))) {
+        return bad('expected a list of "ip" or "ip:port"');
+      }
+      return list;
+    }
+  }
+}
+
+function flatten(obj: Record<string, unknown>, prefix = ''): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const [k, v] of Object.entries(obj)) {
+    const path = prefix + k;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      for (const [p, inner] of flatten(v as Record<string, unknown>, path + '.')) out.set(p, inner);
+    } else out.set(path, v);
+  }
+  return out;
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+  node[parts[parts.length - 1]!] = value;
+}
+
+/** Reads the file (if any) and the environment; an environment variable wins. Throws ConfigError naming the key. */
+export function loadConfig(file: string | null, env: NodeJS.ProcessEnv = process.env): Config {
+  let fromFile = new Map<string, unknown>();
+  if (file) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new ConfigError(`cannot read configuration file ${file}: ${(err as Error).message}`);
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new ConfigError(`configuration file ${file} must hold a JSON object`);
+    }
+    fromFile = flatten(parsed as Record<string, unknown>);
+    for (const path of fromFile.keys()) {
+      if (path.startsWith('$') || path.startsWith('_')) continue; // comments and "$schema" are allowed
+      if (!KEYS.some((k) => k.path === path)) throw new ConfigError(`unknown configuration key "${path}" in ${file}`);
+    }
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of KEYS) {
+    const envValue = env[key.env];
+    const value =
+      envValue !== undefined
+        ? coerce(key.path, key.kind, envValue, true, key.oneOf)
+        : fromFile.has(key.path)
+          ? coerce(key.path, key.kind, fromFile.get(key.path), false, key.oneOf)
+          : key.def;
+    setPath(out, key.path, value);
+  }
+  const config = out as unknown as Config;
+  if (config.delivery.mode === 'relay' && !config.delivery.relay) {
+    throw new ConfigError('invalid configuration key "delivery.relay": required when delivery.mode is "relay"');
+  }
+  if (config.delivery.relay && !/^smtps?:\/\//.test(config.delivery.relay)) {
+    throw new ConfigError('invalid configuration key "delivery.relay": expected smtp://user:pass@host:port or smtps://...');
+  }
+  if (config.publicUrl && !/^https?:\/\/[^/]+/.test(config.publicUrl)) {
+    throw new ConfigError('invalid configuration key "publicUrl": expected an http:// or https:// URL');
+  }
+  return config;
+}

@@ -1,0 +1,94 @@
+import { Router } from '@koa/router';
+import type { Ctx } from '../context.js';
+import { FlatError } from '../errors.js';
+import type { Guards } from '../http/guards.js';
+import { cursorLimit, decodeCursor, sortParams } from '../http/pagination.js';
+import { projectOf, type ApiState } from '../http/state.js';
+import { validate } from '../http/validate.js';
+import type { ContactData } from './data.js';
+import { deleteField, fieldValues, listFields, usageOfField } from './fields.js';
+import { listContacts } from './list.js';
+import { presentContact } from './present.js';
+import { deleteContact, getContact, patchContact, upsertContact, type ContactPatch } from './service.js';
+import { findContactsByEmails } from './store.js';
+
+interface CreateBody {
+  email: string;
+  subscribed?: boolean;
+  data?: ContactData;
+}
+
+const booleanQuery = (raw: unknown): boolean | null => (raw === 'true' ? true : raw === 'false' ? false : null);
+
+export function contactRoutes(app: Ctx, guards: Guards): Router<ApiState> {
+  const router = new Router<ApiState>();
+  const secret = guards.key('secret');
+
+  router.get('/contacts', secret, (ctx) => {
+    const { sort, dir } = sortParams(ctx.query, ['email', 'createdAt'] as const, 'createdAt');
+    const search = typeof ctx.query.search === 'string' && ctx.query.search !== '' ? ctx.query.search : null;
+    const page = listContacts(app.db, projectOf(ctx).id, {
+      limit: cursorLimit(ctx.query.limit),
+      cursor: decodeCursor(ctx.query.cursor),
+      search,
+      subscribed: booleanQuery(ctx.query.subscribed),
+      sort,
+      dir,
+    });
+    ctx.body = { ...page, data: page.data.map(presentContact) };
+  });
+
+  router.post('/contacts', secret, (ctx) => {
+    const raw = ctx.state.body;
+    if (raw === undefined || (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !('email' in raw))) {
+      throw new FlatError(400, 'email is required');
+    }
+    const body = validate<CreateBody>('contact-create', raw);
+    const result = upsertContact(app, projectOf(ctx).id, body, true);
+    ctx.status = result.isNew ? 201 : 200;
+    ctx.body = { ...presentContact(result.contact), _meta: { isNew: result.isNew, isUpdate: !result.isNew } };
+  });
+
+  router.post('/contacts/lookup', secret, (ctx) => {
+    const { emails } = validate<{ emails: string[] }>('contacts-lookup', ctx.state.body);
+    const found = findContactsByEmails(app.db, projectOf(ctx).id, emails);
+    const known = new Set(found.map((c) => c.email.toLowerCase()));
+    ctx.body = {
+      found: found.map((c) => ({ id: c.id, email: c.email, subscribed: c.subscribed })),
+      notFound: [...new Set(emails.filter((e) => !known.has(e.toLowerCase())))],
+    };
+  });
+
+  router.get('/contacts/fields', secret, (ctx) => {
+    ctx.body = listFields(app, projectOf(ctx).id);
+  });
+
+  router.get('/contacts/fields/:field/values', secret, (ctx) => {
+    const limit = Math.min(Math.max(Number.parseInt(String(ctx.query.limit ?? '100'), 10) || 100, 1), 1000);
+    ctx.body = fieldValues(app, projectOf(ctx).id, ctx.params.field!, limit);
+  });
+
+  router.get('/contacts/fields/:field/usage', secret, (ctx) => {
+    ctx.body = usageOfField(app, projectOf(ctx).id, ctx.params.field!);
+  });
+
+  router.delete('/contacts/fields/:field', secret, (ctx) => {
+    ctx.body = deleteField(app, projectOf(ctx).id, ctx.params.field!);
+  });
+
+  router.get('/contacts/:id', secret, (ctx) => {
+    ctx.body = presentContact(getContact(app, projectOf(ctx).id, ctx.params.id!));
+  });
+
+  router.patch('/contacts/:id', secret, (ctx) => {
+    const patch = validate<ContactPatch>('contact-patch', ctx.state.body ?? {});
+    ctx.body = presentContact(patchContact(app, projectOf(ctx).id, ctx.params.id!, patch));
+  });
+
+  router.delete('/contacts/:id', secret, (ctx) => {
+    deleteContact(app, projectOf(ctx).id, ctx.params.id!);
+    ctx.status = 204;
+  });
+
+  return router;
+}

@@ -1,0 +1,88 @@
+import { parseJson, sql, type Db } from '../store/db.js';
+import type { ContactData } from './data.js';
+
+export interface Contact {
+  id: string;
+  projectId: string;
+  email: string;
+  subscribed: boolean;
+  data: ContactData;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ContactRow {
+  id: string;
+  project_id: string;
+  email: string;
+  email_lc: string;
+  subscribed: number;
+  data: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export const CONTACT_COLUMNS = 'id, project_id, email, email_lc, subscribed, data, created_at, updated_at';
+
+export const toContact = (r: ContactRow): Contact => ({
+  id: r.id,
+  projectId: r.project_id,
+  email: r.email,
+  subscribed: r.subscribed === 1,
+  data: parseJson<ContactData>(r.data, {}),
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export function findContactById(db: Db, projectId: string, id: string): Contact | null {
+  const row = sql(db, `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE project_id = ? AND id = ?`).get(projectId, id) as ContactRow | undefined;
+  return row ? toContact(row) : null;
+}
+
+export function findContactByEmail(db: Db, projectId: string, email: string): Contact | null {
+  const row = sql(db, `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE project_id = ? AND email_lc = ?`).get(projectId, email.toLowerCase()) as
+    | ContactRow
+    | undefined;
+  return row ? toContact(row) : null;
+}
+
+export function insertContact(db: Db, c: Contact): void {
+  sql(db, `INSERT INTO contacts (${CONTACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(
+    c.id,
+    c.projectId,
+    c.email,
+    c.email.toLowerCase(),
+    c.subscribed ? 1 : 0,
+    JSON.stringify(c.data),
+    c.createdAt,
+    c.updatedAt,
+  );
+}
+
+export function updateContact(db: Db, c: Contact): void {
+  sql(db, 'UPDATE contacts SET email = ?, email_lc = ?, subscribed = ?, data = ?, updated_at = ? WHERE project_id = ? AND id = ?').run(
+    c.email,
+    c.email.toLowerCase(),
+    c.subscribed ? 1 : 0,
+    JSON.stringify(c.data),
+    c.updatedAt,
+    c.projectId,
+    c.id,
+  );
+}
+
+export function deleteContactRow(db: Db, projectId: string, id: string): boolean {
+  return sql(db, 'DELETE FROM contacts WHERE project_id = ? AND id = ?').run(projectId, id).changes === 1;
+}
+
+export function countContacts(db: Db, projectId: string): number {
+  return (sql(db, 'SELECT COUNT(*) AS n FROM contacts WHERE project_id = ?').get(projectId) as { n: number }).n;
+}
+
+export function findContactsByEmails(db: Db, projectId: string, emails: string[]): Contact[] {
+  const rows = sql(
+    db,
+    `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE project_id = ? AND email_lc IN (SELECT lower(value) FROM json_each(?))`,
+  ).all(projectId, JSON.stringify(emails)) as ContactRow[];
+  return rows.map(toContact);
+}

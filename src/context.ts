@@ -1,0 +1,16 @@
+import type { Bus } from './bus/bus.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { JobQueue } from './jobs/queue.js';
+import type { Logger } from './log.js';
+import type { Db } from './store/db.js';
+
+/** What services work with: the store, the event bus, the job queue, time and configuration. No HTTP. */
+export interface Ctx {
+  db: Db;
+  bus: Bus;
+  jobs: JobQueue;
+  clock: Clock;
+  config: Config;
+  log: Logger;
+}

@@ -1,0 +1,88 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createBus } from './bus/bus.js';
+import { ShiftableClock } from './clock.js';
+import type { Config } from './config.js';
+import type { Ctx } from './context.js';
+import { createHttpApp } from './http/app.js';
+import { sweepIdempotencyKeys } from './http/idempotency.js';
+import { loadSchemas } from './http/validate.js';
+import { startInbound, type InboundListener } from './inbound/listener.js';
+import { JobQueue } from './jobs/queue.js';
+import { recurring, scheduleRecurring } from './jobs/recurring.js';
+import { JobRunner } from './jobs/runner.js';
+import { createLogger } from './log.js';
+import { ensureDefaultProject, type ProjectKeys } from './projects/service.js';
+import { openStore } from './store/db.js';
+
+export interface Daemon {
+  ctx: Ctx;
+  http: string;
+  smtp: string;
+  /** Keys of the `default` project when this start created it (shown once). */
+  createdProject: ProjectKeys | null;
+  stop(): Promise<void>;
+}
+
+const HOUR = 60 * 60_000;
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/** Opens the store, starts the job runner and both listeners. */
+export async function startDaemon(config: Config): Promise<Daemon> {
+  const log = createLogger(config.log.level);
+  const clock = new ShiftableClock();
+  const db = openStore(config.dataDir);
+  const bus = createBus(db, clock, log);
+  const jobs = new JobQueue(db, clock);
+  const ctx: Ctx = { db, bus, jobs, clock, config, log };
+  loadSchemas();
+
+  const createdProject = ensureDefaultProject(db, clock);
+  const runner = new JobRunner(jobs, clock, log);
+  runner.register('sweep.idempotency', recurring(clock, HOUR, () => void sweepIdempotencyKeys(db, clock.now())));
+  scheduleRecurring(jobs, 'sweep.idempotency', clock.now() + HOUR);
+
+  const koa = createHttpApp(ctx);
+  const server = createServer(koa.callback());
+  server.keepAliveTimeout = 65_000;
+  server.requestTimeout = 120_000;
+  let inbound: InboundListener | null = null;
+  try {
+    const bound = await listen(server, config.http.port, config.http.host);
+    inbound = await startInbound(ctx, () => false);
+    runner.start();
+    const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+    const http = `http://${host}:${bound.port}`;
+    if (!config.publicUrl) config.publicUrl = http;
+    const listener = inbound;
+    return {
+      ctx,
+      http,
+      smtp: listener.address,
+      createdProject,
+      stop: async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
+        await listener.close();
+        await runner.stop(7_000);
+        server.closeAllConnections();
+        db.close();
+      },
+    };
+  } catch (err) {
+    server.close();
+    await inbound?.close();
+    db.close();
+    throw err;
+  }
+}

@@ -1,0 +1,37 @@
+/** A field error of a validation failure, as the spec's envelope lists them. */
+export interface FieldError {
+  field: string;
+  message: string;
+  code: string;
+  received?: unknown;
+}
+
+/** An error with a place in the API: services throw these, the error middleware writes the envelope. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: { details?: Record<string, unknown>; suggestion?: string; errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+  }
+}
+
+/** The spec's flat `{ error }` body for missing required fields on a few create routes. */
+export class FlatError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, suggestion?: string) =>
+  new ApiError(400, 'BAD_REQUEST', message, suggestion ? { suggestion } : {});
+export const notFound = (what: string) => new ApiError(404, 'NOT_FOUND', `${what} not found`);
+export const conflict = (message: string, details?: Record<string, unknown>) =>
+  new ApiError(409, 'CONFLICT', message, details ? { details } : {});
+export const validationFailed = (errors: FieldError[], message = 'The request body is not valid') =>
+  new ApiError(422, 'VALIDATION_ERROR', message, { errors });

@@ -1,0 +1,38 @@
+import type { Middleware } from 'koa';
+import { ApiError } from '../errors.js';
+import type { KeyKind } from '../projects/keys.js';
+import { looksLikeKey } from '../projects/keys.js';
+import { findKeyOwner } from '../projects/store.js';
+import type { Db } from '../store/db.js';
+import type { ApiState } from './state.js';
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export const invalidKey = (message: string) =>
+  new ApiError(401, 'INVALID_API_KEY', message, { suggestion: 'Send Authorization: Bearer <key> with a key of this project' });
+
+export function bearerToken(header: string): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+/**
+ * Authenticates by key and pins the request to the key's project. `public` routes take only pk_ keys,
+ * `secret` routes only sk_ keys. A disabled project may read but not write.
+ */
+export function requireKey(db: Db, kind: KeyKind): Middleware<ApiState> {
+  const wanted = kind === 'public' ? 'a public key (pk_...)' : 'a secret key (sk_...)';
+  return async (ctx, next) => {
+    const key = bearerToken(ctx.get('Authorization'));
+    if (!key) throw invalidKey('Missing API key');
+    const owner = looksLikeKey(key) ? findKeyOwner(db, key) : null;
+    if (!owner) throw invalidKey('Invalid API key');
+    if (owner.kind !== kind) throw invalidKey(`This endpoint requires ${wanted}`);
+    if (owner.project.disabled && WRITES.has(ctx.method)) {
+      throw new ApiError(403, 'PROJECT_DISABLED', 'This project is disabled', { suggestion: 'Ask the operator to enable the project' });
+    }
+    ctx.state.project = owner.project;
+    ctx.state.keyKind = owner.kind;
+    await next();
+  };
+}

@@ -1,0 +1,105 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import formats from 'ajv-formats';
+import { validationFailed, type FieldError } from '../errors.js';
+import { schemaDir } from '../paths.js';
+
+// ajv-formats is CommonJS: under NodeNext its default import is the plugin function itself.
+const addFormats = formats as unknown as (ajv: Ajv) => Ajv;
+
+const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+addFormats(ajv);
+/** A schema's own wording for its failure, used instead of ajv's generic message. */
+ajv.addKeyword({ keyword: 'x-error', schemaType: 'string' });
+
+const compiled = new Map<string, ValidateFunction>();
+
+/** Compiles every schema/*.json once at start; each file's `$id` is its name. */
+export function loadSchemas(): void {
+  for (const file of readdirSync(schemaDir).filter((f) => f.endsWith('.json'))) {
+    const schema = JSON.parse(readFileSync(join(schemaDir, file), 'utf8')) as { $id?: string };
+    if (!schema.$id) continue; // documents that are not request schemas (openapi.json)
+    ajv.addSchema(schema);
+  }
+}
+
+function validator(name: string): ValidateFunction {
+  let fn = compiled.get(name);
+  if (!fn) {
+    const found = ajv.getSchema(name);
+    if (!found) throw new Error(`no request schema named ${name}`);
+    compiled.set(name, (fn = found));
+  }
+  return fn;
+}
+
+const CODES: Record<string, string> = {
+  type: 'invalid_type',
+  required: 'invalid_type',
+  maxLength: 'too_big',
+  maxItems: 'too_big',
+  maximum: 'too_big',
+  maxProperties: 'too_big',
+  minLength: 'too_small',
+  minItems: 'too_small',
+  minimum: 'too_small',
+  minProperties: 'too_small',
+  format: 'invalid_string',
+  pattern: 'invalid_string',
+  enum: 'invalid_enum_value',
+  const: 'invalid_literal',
+  additionalProperties: 'unrecognized_keys',
+};
+
+/** What we echo of a received value: primitives (long strings cut), the JSON type of anything else. */
+function echo(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > 100 ? value.slice(0, 100) + '…' : value;
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
+  return Array.isArray(value) ? 'array' : typeof value;
+}
+
+const jsonType = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+function fieldError(e: ErrorObject): FieldError {
+  const path = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const params = e.params as Record<string, unknown>;
+  if (e.keyword === 'required') path.push(String(params.missingProperty));
+  if (e.keyword === 'additionalProperties') path.push(String(params.additionalProperty));
+  const own = (e.parentSchema as Record<string, unknown> | undefined)?.['x-error'];
+  const message =
+    typeof own === 'string' && e.keyword !== 'required' && e.keyword !== 'type'
+      ? own
+      : e.keyword === 'required'
+        ? 'Required'
+        : e.keyword === 'type'
+          ? `Expected ${String(params.type).replace(',', ' or ')}, received ${jsonType(e.data)}`
+          : e.keyword === 'additionalProperties'
+            ? 'Unrecognized field'
+            : (e.message ?? 'Invalid value');
+  const error: FieldError = { field: path.join('.'), message, code: CODES[e.keyword] ?? 'custom' };
+  if (e.keyword !== 'required' && e.keyword !== 'additionalProperties') error.received = echo(e.data);
+  return error;
+}
+
+/** The field errors of `value` against schema `name`; empty when valid. */
+export function schemaErrors(name: string, value: unknown): FieldError[] {
+  const fn = validator(name);
+  if (fn(value)) return [];
+  // allErrors reports a failing `type` and its siblings for one field; keep the first error per field and keyword.
+  const seen = new Set<string>();
+  return (fn.errors ?? [])
+    .filter((e) => e.keyword !== 'if' && e.keyword !== 'anyOf' && e.keyword !== 'oneOf')
+    .map(fieldError)
+    .filter((e) => {
+      const id = e.field + '|' + e.code;
+      return seen.has(id) ? false : (seen.add(id), true);
+    });
+}
+
+/** Returns the body typed when it satisfies schema `name`, otherwise throws 422 VALIDATION_ERROR. */
+export function validate<T>(name: string, value: unknown): T {
+  const errors = schemaErrors(name, value);
+  if (errors.length > 0) throw validationFailed(errors);
+  return value as T;
+}

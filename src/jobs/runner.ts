@@ -1,0 +1,118 @@
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+import { backoffMs } from './backoff.js';
+import type { Job, JobQueue } from './queue.js';
+
+/** What a handler may answer instead of finishing: run me again at this time (not counted as a failure). */
+export interface Reschedule {
+  retryAt: number;
+  reason?: string;
+}
+
+export interface JobHandler<P = unknown> {
+  concurrency: number;
+  run(job: Job<P>): Promise<Reschedule | void>;
+}
+
+const LEASE_MS = 10 * 60_000;
+/** The longest sleep: a safety net for clock shifts and work enqueued by other processes. */
+const MAX_SLEEP_MS = 30_000;
+
+/** Runs durable jobs: claims due rows per kind up to its concurrency, wakes at the next run_at. */
+export class JobRunner {
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly running = new Map<string, number>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | null = null;
+  private scheduled = false;
+  private stopped = true;
+  private abandoned = false;
+
+  constructor(
+    private readonly queue: JobQueue,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {
+    queue.setListener(() => this.wake());
+  }
+
+  register<P>(kind: string, handler: JobHandler<P>): void {
+    this.handlers.set(kind, handler as JobHandler);
+    this.running.set(kind, 0);
+  }
+
+  start(): void {
+    const recovered = this.queue.recover();
+    if (recovered > 0) this.log.info('jobs recovered after restart', { count: recovered });
+    this.stopped = false;
+    this.wake();
+  }
+
+  /** Ask for a pass soon (coalesced); cheap to call often. */
+  wake(): void {
+    if (this.stopped || this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.tick();
+    });
+  }
+
+  /** Stops claiming and waits for running jobs; whatever is unfinished at the deadline is recovered on next start. */
+  async stop(timeoutMs: number): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
+    await Promise.race([Promise.allSettled([...this.inFlight]).then(() => undefined), deadline]);
+    this.abandoned = true;
+  }
+
+  private tick(): void {
+    if (this.stopped) return;
+    for (const [kind, handler] of this.handlers) {
+      const free = handler.concurrency - (this.running.get(kind) ?? 0);
+      if (free <= 0) continue;
+      for (const job of this.queue.claim(kind, free, LEASE_MS)) this.launch(kind, handler, job);
+    }
+    this.armTimer();
+  }
+
+  private launch(kind: string, handler: JobHandler, job: Job): void {
+    this.running.set(kind, (this.running.get(kind) ?? 0) + 1);
+    const done = this.execute(handler, job).finally(() => {
+      this.running.set(kind, (this.running.get(kind) ?? 1) - 1);
+      this.inFlight.delete(done);
+      this.wake();
+    });
+    this.inFlight.add(done);
+  }
+
+  private async execute(handler: JobHandler, job: Job): Promise<void> {
+    try {
+      const outcome = await handler.run(job);
+      if (this.abandoned) return; // the store is closed; the row stays running and is recovered on next start
+      if (outcome) this.queue.retry(job.id, outcome.retryAt, outcome.reason ?? null);
+      else this.queue.complete(job.id);
+    } catch (err) {
+      if (this.abandoned) return;
+      const message = err instanceof Error ? err.message : String(err);
+      if (job.attempts >= job.maxAttempts) {
+        this.log.error('job failed for good', { kind: job.kind, id: job.id, attempts: job.attempts, error: message });
+        this.queue.fail(job.id, message);
+      } else {
+        this.log.warn('job failed, will retry', { kind: job.kind, id: job.id, attempts: job.attempts, error: message });
+        this.queue.retry(job.id, this.clock.now() + backoffMs(job.attempts), message);
+      }
+    }
+  }
+
+  private armTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    // Due jobs waiting for a free slot are started by the wake of a finishing job, so only future ones set the timer.
+    const now = this.clock.now();
+    const next = this.queue.nextRunAfter([...this.handlers.keys()], now);
+    const wait = next === null ? MAX_SLEEP_MS : Math.min(next - now, MAX_SLEEP_MS);
+    this.timer = setTimeout(() => this.tick(), wait);
+    this.timer.unref();
+  }
+}

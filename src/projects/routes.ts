@@ -1,0 +1,36 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { Router } from '@koa/router';
+import type { Ctx } from '../context.js';
+import { notFound } from '../errors.js';
+import { bearerToken } from '../http/auth.js';
+import type { Guards } from '../http/guards.js';
+import { projectOf, type ApiState } from '../http/state.js';
+import { rotateKeys } from './service.js';
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** Constant-time comparison of the bearer token with the configured admin token. */
+function isAdmin(app: Ctx, header: string): boolean {
+  const token = bearerToken(header);
+  return !!token && !!app.config.adminToken && timingSafeEqual(digest(token), digest(app.config.adminToken));
+}
+
+/** `/users/@me/...`: the admin token may act on any project, a project's secret key on its own project only. */
+export function projectRoutes(app: Ctx, guards: Guards): Router<ApiState> {
+  const router = new Router<ApiState>();
+  const secret = guards.key('secret');
+
+  router.post('/users/@me/projects/:id/regenerate-keys', async (ctx, next) => {
+    if (!isAdmin(app, ctx.get('Authorization'))) {
+      await secret(ctx, async () => {
+        if (projectOf(ctx).id !== ctx.params.id) throw notFound('Project');
+      });
+    }
+    const keys = rotateKeys(app.db, app.clock, ctx.params.id!);
+    if (!keys) throw notFound('Project');
+    ctx.body = keys;
+    await next();
+  });
+
+  return router;
+}

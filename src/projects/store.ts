@@ -1,0 +1,60 @@
+import { sql, type Db } from '../store/db.js';
+import { hashKey, type KeyKind } from './keys.js';
+
+export interface Project {
+  id: string;
+  name: string;
+  disabled: boolean;
+  createdAt: number;
+}
+
+interface ProjectRow {
+  id: string;
+  name: string;
+  disabled: number;
+  created_at: number;
+}
+
+const toProject = (r: ProjectRow): Project => ({ id: r.id, name: r.name, disabled: r.disabled === 1, createdAt: r.created_at });
+
+export function insertProject(db: Db, id: string, name: string, now: number): void {
+  sql(db, 'INSERT INTO projects (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)').run(id, name, now, now);
+}
+
+export function listProjects(db: Db): Project[] {
+  return (sql(db, 'SELECT id, name, disabled, created_at FROM projects ORDER BY created_at, id').all() as ProjectRow[]).map(toProject);
+}
+
+export function getProject(db: Db, id: string): Project | null {
+  const row = sql(db, 'SELECT id, name, disabled, created_at FROM projects WHERE id = ?').get(id) as ProjectRow | undefined;
+  return row ? toProject(row) : null;
+}
+
+export function countProjects(db: Db): number {
+  return (sql(db, 'SELECT COUNT(*) AS n FROM projects').get() as { n: number }).n;
+}
+
+export function setDisabled(db: Db, id: string, disabled: boolean, now: number): boolean {
+  return sql(db, 'UPDATE projects SET disabled = ?, updated_at = ? WHERE id = ?').run(disabled ? 1 : 0, now, id).changes === 1;
+}
+
+/** Replaces both keys of a project (old ones stop working at once). */
+export function replaceKeys(db: Db, projectId: string, keys: Record<KeyKind, string>, now: number): void {
+  sql(db, 'DELETE FROM api_keys WHERE project_id = ?').run(projectId);
+  for (const kind of ['public', 'secret'] as const) {
+    sql(db, 'INSERT INTO api_keys (hash, project_id, kind, created_at) VALUES (?, ?, ?, ?)').run(hashKey(keys[kind]), projectId, kind, now);
+  }
+}
+
+export interface KeyOwner {
+  project: Project;
+  kind: KeyKind;
+}
+
+export function findKeyOwner(db: Db, key: string): KeyOwner | null {
+  const row = sql(
+    db,
+    `SELECT k.kind, p.id, p.name, p.disabled, p.created_at FROM api_keys k JOIN projects p ON p.id = k.project_id WHERE k.hash = ?`,
+  ).get(hashKey(key)) as (ProjectRow & { kind: KeyKind }) | undefined;
+  return row ? { project: toProject(row), kind: row.kind } : null;
+}
