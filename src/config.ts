@@ -6,6 +6,7 @@ export interface Config {
   http: { host: string; port: number };
   publicUrl: string | null;
   smtp: { host: string; port: number };
+  /** null in the file means the machine's host name. */
   hostname: string;
   dns: { servers: string[] };
   delivery: { mode: 'mx' | 'relay'; relay: string | null; port: number };
@@ -29,7 +30,7 @@ const KEYS: { path: string; env: string; kind: Kind; def: unknown; oneOf?: strin
   { path: 'publicUrl', env: 'POSTMILL_PUBLIC_URL', kind: 'nullableString', def: null },
   { path: 'smtp.host', env: 'POSTMILL_SMTP_HOST', kind: 'string', def: '127.0.0.1' },
   { path: 'smtp.port', env: 'POSTMILL_SMTP_PORT', kind: 'port', def: 2525 },
-  { path: 'hostname', env: 'POSTMILL_HOSTNAME', kind: 'string', def: machineHostname() },
+  { path: 'hostname', env: 'POSTMILL_HOSTNAME', kind: 'nullableString', def: null },
   { path: 'dns.servers', env: 'POSTMILL_DNS_SERVERS', kind: 'servers', def: [] },
   { path: 'delivery.mode', env: 'POSTMILL_DELIVERY_MODE', kind: 'string', def: 'mx', oneOf: ['mx', 'relay'] },
   { path: 'delivery.relay', env: 'POSTMILL_DELIVERY_RELAY', kind: 'nullableString', def: null },
@@ -110,7 +111,8 @@ export function loadConfig(file: string | null, env: NodeJS.ProcessEnv = process
     }
     fromFile = flatten(parsed as Record<string, unknown>);
     for (const path of fromFile.keys()) {
-      if (path.startsWith('$') || path.startsWith('_')) continue; // comments and "$schema" are allowed
+      const last = path.slice(path.lastIndexOf('.') + 1);
+      if (last.startsWith('_') || last.startsWith('$')) continue; // "_comment" keys document the file
       if (!KEYS.some((k) => k.path === path)) throw new ConfigError(`unknown configuration key "${path}" in ${file}`);
     }
   }
@@ -126,6 +128,7 @@ export function loadConfig(file: string | null, env: NodeJS.ProcessEnv = process
     setPath(out, key.path, value);
   }
   const config = out as unknown as Config;
+  config.hostname ??= machineHostname();
   if (config.delivery.mode === 'relay' && !config.delivery.relay) {
     throw new ConfigError('invalid configuration key "delivery.relay": required when delivery.mode is "relay"');
   }

@@ -90,9 +90,9 @@ export function fieldValues(ctx: Ctx, projectId: string, field: string, limit: n
   const path = jsonPath(key);
   const rows = sql(
     ctx.db,
-    `SELECT json_extract(data, ?1) AS value, json_type(data, ?1) AS type, COUNT(*) AS count FROM contacts
-     WHERE project_id = ?2 AND json_type(data, ?1) NOT IN ('null') GROUP BY value, type ORDER BY count DESC, value LIMIT ?3`,
-  ).all(path, projectId, limit) as { value: unknown; type: string; count: number }[];
+    `SELECT json_extract(data, ?) AS value, json_type(data, ?) AS type, COUNT(*) AS count FROM contacts
+     WHERE project_id = ? AND json_type(data, ?) != 'null' GROUP BY value, type ORDER BY count DESC, value LIMIT ?`,
+  ).all(path, path, projectId, path, limit) as { value: unknown; type: string; count: number }[];
   const values = rows.map((r) => ({
     value:
       r.type === 'object' || r.type === 'array' ? JSON.parse(String(r.value)) : r.type === 'true' ? true : r.type === 'false' ? false : r.value,
@@ -113,7 +113,7 @@ export function deleteField(ctx: Ctx, projectId: string, field: string): { field
   if (isFieldUsed(usage)) throw conflict(`The field data.${key} is in use`, { ...usage });
   const updated = sql(
     ctx.db,
-    'UPDATE contacts SET data = json_remove(data, ?1), updated_at = ?2 WHERE project_id = ?3 AND json_type(data, ?1) IS NOT NULL',
-  ).run(jsonPath(key), ctx.clock.now(), projectId).changes;
+    'UPDATE contacts SET data = json_remove(data, ?), updated_at = ? WHERE project_id = ? AND json_type(data, ?) IS NOT NULL',
+  ).run(jsonPath(key), ctx.clock.now(), projectId, jsonPath(key)).changes;
   return { field: `data.${key}`, updated };
 }

@@ -1,15 +1,7 @@
 import { addressOfField } from './fields.js';
 import type { Fields } from './fields.js';
 import { bounceTypeOfStatus, enhancedStatusIn } from './smtp-status.js';
-import type { BounceType } from './smtp-status.js';
-
-/** The failed or delayed recipient a delivery-status report is about. */
-export interface DsnFailure {
-  bounceType: BounceType;
-  status: string | null;
-  diagnostic: string | null;
-  recipient: string | null;
-}
+import type { BounceDetails, BounceType } from './types.js';
 
 const SUCCESS_ACTIONS = new Set(['delivered', 'relayed', 'expanded']);
 
@@ -18,7 +10,7 @@ const SUCCESS_ACTIONS = new Set(['delivered', 'relayed', 'expanded']);
  * permanent failure, else the first delay; 'delivered' when every recipient succeeded; null
  * when no group says anything usable.
  */
-export function dsnOutcome(groups: readonly Fields[]): DsnFailure | 'delivered' | null {
+export function dsnOutcome(groups: readonly Fields[]): BounceDetails | 'delivered' | null {
   for (const bounceType of ['Permanent', 'Transient'] as const) {
     const fields = groups.find((group) => recipientOutcome(group) === bounceType);
     if (fields) return failure(bounceType, fields);
@@ -36,7 +28,7 @@ function recipientOutcome(fields: Fields): BounceType | 'success' | null {
   return status?.[0] === '2' ? 'success' : null;
 }
 
-function failure(bounceType: BounceType, fields: Fields): DsnFailure {
+function failure(bounceType: BounceType, fields: Fields): BounceDetails {
   const diagnostic = fields.get('diagnostic-code') || null;
   return {
     bounceType,

@@ -1,6 +1,6 @@
 // SMTP reply codes (550) and enhanced status codes (RFC 3463, 5.1.1) as bounces quote them.
 
-export type BounceType = 'Permanent' | 'Transient';
+import type { BounceType } from './types.js';
 
 // The subject digit stops at 7 (RFC 3463 defines X.0 to X.7), which keeps version numbers
 // such as "Exim 4.94.2" and the tail of IP addresses from reading as status codes.

@@ -1,0 +1,170 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
+export const MAIN = join(root, 'dist', 'main.js');
+
+export interface Keys {
+  id: string;
+  name: string;
+  publicKey: string;
+  secretKey: string;
+}
+
+export interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  key?: string | null;
+  headers?: Record<string, string>;
+  /** A raw body sent as is (for malformed JSON tests). */
+  raw?: string | Buffer;
+}
+
+export interface TestDaemon {
+  url: string;
+  smtpHost: string;
+  smtpPort: number;
+  dataDir: string;
+  configFile: string;
+  /** The `default` project created at first start. */
+  project: Keys;
+  request<T = any>(method: string, path: string, body?: unknown, opts?: RequestOptions): Promise<Reply<T>>;
+  /** Runs the CLI against this daemon's store with --json and answers its parsed output. */
+  cli<T = any>(...args: string[]): T;
+  createProject(name?: string): Keys;
+  /** SIGTERM and wait for exit; answers the exit code. */
+  stop(): Promise<number | null>;
+  /** SIGKILL, no cleanup. */
+  kill(): Promise<void>;
+  /** Starts again on the same store and config. */
+  restart(): Promise<void>;
+  /** Stops and removes the temp data dir. */
+  dispose(): Promise<void>;
+  stderr(): string;
+}
+
+export interface DaemonOptions {
+  config?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  smtp: string;
+  project: Keys | null;
+  stderr: string[];
+}
+
+function launch(configFile: string, env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, [MAIN, 'serve', '--json', '--config', configFile], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stderr: string[] = [];
+  child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
+  return new Promise((resolveStart, reject) => {
+    let project: Keys | null = null;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('daemon did not get ready in 10 s: ' + stderr.join('')));
+    }, 10_000);
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const msg = JSON.parse(line) as { project?: Keys; ready?: boolean; http?: string; smtp?: string };
+      if (msg.project) project = msg.project;
+      if (msg.ready) {
+        clearTimeout(timer);
+        resolveStart({ child, url: msg.http!, smtp: msg.smtp!, project, stderr });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`daemon exited with ${code} before ready: ${stderr.join('')}`));
+    });
+  });
+}
+
+function waitExit(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((r) => child.once('exit', (code) => r(code)));
+}
+
+/** Starts the real built daemon on a temp store with free ports. */
+export async function startTestDaemon(opts: DaemonOptions = {}): Promise<TestDaemon> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'postmill-test-'));
+  const configFile = join(dataDir, 'config.json');
+  const config = {
+    dataDir: join(dataDir, 'store'),
+    http: { host: '127.0.0.1', port: 0 },
+    smtp: { host: '127.0.0.1', port: 0 },
+    hostname: 'mx.postmill.test',
+    log: { level: 'warn' },
+    ...opts.config,
+  };
+  writeFileSync(configFile, JSON.stringify(config));
+  const env = opts.env ?? {};
+  let started = await launch(configFile, env);
+  const project = started.project!;
+
+  const daemon: TestDaemon = {
+    get url() {
+      return started.url;
+    },
+    get smtpHost() {
+      return started.smtp.split(':')[0]!;
+    },
+    get smtpPort() {
+      return Number(started.smtp.split(':')[1]);
+    },
+    dataDir,
+    configFile,
+    project,
+    async request(method, path, body, o = {}) {
+      const headers: Record<string, string> = { ...o.headers };
+      const key = o.key === undefined ? project.secretKey : o.key;
+      if (key) headers.authorization = `Bearer ${key}`;
+      let payload: string | Buffer | undefined;
+      if (o.raw !== undefined) payload = o.raw;
+      else if (body !== undefined) payload = JSON.stringify(body);
+      if (payload !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+      const res = await fetch(started.url + path, { method, headers, body: payload });
+      const text = await res.text();
+      let parsed: unknown = text;
+      if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+      return { status: res.status, headers: res.headers, body: parsed as any };
+    },
+    cli(...args) {
+      const out = execFileSync(process.execPath, [MAIN, ...args, '--json', '--config', configFile], { env: { ...process.env, ...env } });
+      return JSON.parse(out.toString());
+    },
+    createProject(name = 'test') {
+      return daemon.cli<Keys>('project', 'create', '--name', name);
+    },
+    async stop() {
+      started.child.kill('SIGTERM');
+      return waitExit(started.child);
+    },
+    async kill() {
+      started.child.kill('SIGKILL');
+      await waitExit(started.child);
+    },
+    async restart() {
+      started = await launch(configFile, env);
+    },
+    async dispose() {
+      if (started.child.exitCode === null && started.child.signalCode === null) await daemon.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    stderr: () => started.stderr.join(''),
+  };
+  return daemon;
+}

@@ -1,0 +1,183 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createBus } from '../src/bus/bus.js';
+import { ShiftableClock } from '../src/clock.js';
+import { JobQueue } from '../src/jobs/queue.js';
+import { JobRunner } from '../src/jobs/runner.js';
+import type { Logger } from '../src/log.js';
+import { openStore, type Db } from '../src/store/db.js';
+
+const log: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+const dirs: string[] = [];
+
+function fresh(): { db: Db; clock: ShiftableClock; queue: JobQueue; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'postmill-jobs-'));
+  dirs.push(dir);
+  const db = openStore(dir);
+  const clock = new ShiftableClock();
+  return { db, clock, queue: new JobQueue(db, clock), dir };
+}
+
+/** Polls until `check` is true; bounded so a broken runner fails instead of hanging. */
+async function until(check: () => boolean, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const jobRows = (db: Db) => db.prepare('SELECT kind, status, attempts, last_error FROM jobs ORDER BY id').all() as { kind: string; status: string; attempts: number; last_error: string | null }[];
+
+test.after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+test('a queued job runs once and its row is removed', async () => {
+  const { db, clock, queue } = fresh();
+  const runner = new JobRunner(queue, clock, log);
+  const seen: unknown[] = [];
+  runner.register<{ n: number }>('test.echo', { concurrency: 2, run: async (job) => void seen.push(job.payload.n) });
+  runner.start();
+  queue.enqueue('test.echo', { n: 1 });
+  queue.enqueue('test.echo', { n: 2 });
+  await until(() => seen.length === 2);
+  await until(() => jobRows(db).length === 0);
+  await runner.stop(1000);
+  db.close();
+});
+
+test('unique keys make enqueueing idempotent', () => {
+  const { db, queue } = fresh();
+  assert.ok(queue.enqueue('test.once', {}, { uniqueKey: 'k1' }));
+  assert.is(queue.enqueue('test.once', {}, { uniqueKey: 'k1' }), null);
+  assert.is(jobRows(db).length, 1);
+  db.close();
+});
+
+test('a failing job retries on the backoff schedule as the clock moves, then fails for good', async () => {
+  const { db, clock, queue } = fresh();
+  const runner = new JobRunner(queue, clock, log);
+  let calls = 0;
+  runner.register('test.flaky', {
+    concurrency: 1,
+    run: async () => {
+      calls++;
+      throw new Error('boom ' + calls);
+    },
+  });
+  runner.start();
+  queue.enqueue('test.flaky', {}, { maxAttempts: 3 });
+  await until(() => calls === 1 && jobRows(db)[0]?.status === 'queued');
+  await new Promise((r) => setTimeout(r, 50));
+  assert.is(calls, 1, 'not retried before its time');
+  clock.advance(10_000);
+  runner.wake();
+  await until(() => calls === 2 && jobRows(db)[0]?.status === 'queued');
+  clock.advance(60_000);
+  runner.wake();
+  await until(() => jobRows(db)[0]?.status === 'failed');
+  assert.is(calls, 3);
+  assert.is(jobRows(db)[0]!.last_error, 'boom 3');
+  await runner.stop(1000);
+  db.close();
+});
+
+test('a handler can reschedule itself; delayed jobs wait for their time', async () => {
+  const { db, clock, queue } = fresh();
+  const runner = new JobRunner(queue, clock, log);
+  let runs = 0;
+  runner.register('test.later', { concurrency: 1, run: async () => (++runs < 2 ? { retryAt: clock.now() + 5 * 60_000 } : undefined) });
+  runner.start();
+  queue.enqueue('test.later', {}, { runAt: clock.now() + 60_000 });
+  await new Promise((r) => setTimeout(r, 50));
+  assert.is(runs, 0);
+  clock.advance(60_000);
+  runner.wake();
+  await until(() => runs === 1);
+  clock.advance(5 * 60_000);
+  runner.wake();
+  await until(() => runs === 2 && jobRows(db).length === 0);
+  await runner.stop(1000);
+  db.close();
+});
+
+test('concurrency per kind is bounded', async () => {
+  const { db, clock, queue } = fresh();
+  const runner = new JobRunner(queue, clock, log);
+  let active = 0;
+  let peak = 0;
+  let done = 0;
+  runner.register('test.slow', {
+    concurrency: 3,
+    run: async () => {
+      peak = Math.max(peak, ++active);
+      await new Promise((r) => setTimeout(r, 10));
+      active--;
+      done++;
+    },
+  });
+  runner.start();
+  for (let i = 0; i < 20; i++) queue.enqueue('test.slow', {});
+  await until(() => done === 20);
+  assert.is(peak, 3);
+  await runner.stop(1000);
+  db.close();
+});
+
+test('jobs left running by a killed process run again after restart', async () => {
+  const { db, clock, queue, dir } = fresh();
+  queue.enqueue('test.crash', { n: 7 });
+  queue.claim('test.crash', 10, 60_000); // claimed, then the process "dies"
+  db.close();
+  const db2 = openStore(dir);
+  const queue2 = new JobQueue(db2, clock);
+  const runner = new JobRunner(queue2, clock, log);
+  const seen: number[] = [];
+  runner.register<{ n: number }>('test.crash', { concurrency: 1, run: async (job) => void seen.push(job.payload.n) });
+  runner.start();
+  await until(() => seen.length === 1);
+  assert.equal(seen, [7]);
+  await runner.stop(1000);
+  db2.close();
+});
+
+test('bus: events reach subscribers only after commit, and never from a rolled-back transaction', () => {
+  const { db, clock } = fresh();
+  db.prepare("INSERT INTO projects (id, name, created_at, updated_at) VALUES ('p', 'p', 0, 0)").run();
+  const bus = createBus(db, clock, log);
+  const seen: string[] = [];
+  bus.subscribe((e) => seen.push(e.name));
+  bus.tx(() => {
+    bus.emit({ projectId: 'p', name: 'a' });
+    bus.tx(() => bus.emit({ projectId: 'p', name: 'b' }));
+    assert.equal(seen, [], 'nothing before commit');
+  });
+  assert.equal(seen, ['a', 'b']);
+  try {
+    bus.tx(() => {
+      bus.emit({ projectId: 'p', name: 'lost' });
+      throw new Error('rollback');
+    });
+  } catch {
+    // expected
+  }
+  bus.tx(() => {
+    try {
+      bus.tx(() => {
+        bus.emit({ projectId: 'p', name: 'inner-lost' });
+        throw new Error('inner rollback');
+      });
+    } catch {
+      // the outer transaction goes on
+    }
+    bus.emit({ projectId: 'p', name: 'c' });
+  });
+  assert.equal(seen, ['a', 'b', 'c']);
+  const stored = (db.prepare('SELECT name FROM events ORDER BY rowid').all() as { name: string }[]).map((r) => r.name);
+  assert.equal(stored, ['a', 'b', 'c']);
+  db.close();
+});
+
+test.run();

@@ -1,0 +1,75 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startTestDaemon, type Keys, type TestDaemon } from './helpers/daemon.js';
+import { GARBAGE_BODIES, ROUTES } from './helpers/routes.js';
+
+let d: TestDaemon;
+let a: Keys;
+let b: Keys;
+const ids: Record<string, string> = {};
+
+test.before(async () => {
+  d = await startTestDaemon({ config: { rateLimit: { perMinute: 0 } } });
+  a = d.createProject('A');
+  b = d.createProject('B');
+  const contact = await d.request('POST', '/contacts', { email: 'owned-by-a@iso.test', data: { secret: 'a-only' } }, { key: a.secretKey });
+  ids.contactId = contact.body.id;
+  ids.projectId = a.id;
+  ids.field = 'secret';
+});
+test.after(async () => d.dispose());
+
+const fill = (path: string) => path.replace(/:(\w+)/g, (_, name: string) => ids[name] ?? 'x');
+
+test('every route answers garbage bodies with a 4xx envelope (or success), never a 500', async () => {
+  const victim = d.createProject('garbage');
+  const own = await d.request('POST', '/contacts', { email: 'garbage@iso.test' }, { key: victim.secretKey });
+  const local: Record<string, string> = { contactId: own.body.id, projectId: victim.id, field: 'x' };
+  for (const route of ROUTES.filter((r) => r.method !== 'GET' && !r.path.includes('regenerate'))) {
+    for (const raw of GARBAGE_BODIES) {
+      const path = route.path.replace(/:(\w+)/g, (_, n: string) => local[n]!);
+      const r = await d.request(route.method, path, undefined, { key: victim.secretKey, raw });
+      assert.ok(r.status < 500, `${route.method} ${path} answered ${r.status} to ${String(raw).slice(0, 60)}`);
+      if (r.status >= 400) {
+        assert.ok(r.body.success === false || typeof r.body.error === 'string', `${route.method} ${path}: envelope`);
+      }
+    }
+  }
+  assert.is(({} as Record<string, unknown>).polluted, undefined, 'no prototype pollution');
+  const health = await d.request('GET', '/health', undefined, { key: null });
+  assert.is(health.status, 200, 'the daemon is still up');
+});
+
+test("project B's key never reads or changes project A's rows", async () => {
+  for (const route of ROUTES.filter((r) => r.key === 'secret')) {
+    const path = fill(route.path);
+    const body = route.method === 'GET' ? undefined : { email: 'owned-by-a@iso.test', emails: ['owned-by-a@iso.test'], subscribed: false, data: { secret: 'b' } };
+    const r = await d.request(route.method, path, body, { key: b.secretKey });
+    const text = JSON.stringify(r.body);
+    assert.not.ok(text.includes(ids.contactId!), `${route.method} ${path} leaked A's contact id`);
+    assert.not.ok(text.includes('a-only'), `${route.method} ${path} leaked A's data`);
+  }
+  const still = await d.request('GET', `/contacts/${ids.contactId}`, undefined, { key: a.secretKey });
+  assert.is(still.status, 200);
+  assert.equal(still.body.data, { secret: 'a-only' });
+  assert.is(still.body.subscribed, true);
+  assert.is((await d.request('GET', `/contacts/${ids.contactId}`, undefined, { key: b.secretKey })).status, 404);
+  const fieldsOfB = await d.request('GET', '/contacts/fields', undefined, { key: b.secretKey });
+  assert.not.ok(fieldsOfB.body.fields.some((f: { field: string }) => f.field === 'data.secret'));
+  // A's key still works: B's call to A's regenerate-keys was refused.
+  assert.is((await d.request('GET', '/contacts', undefined, { key: a.secretKey })).status, 200);
+});
+
+test('kill -9 loses nothing that was answered 2xx', async () => {
+  const p = d.createProject('crash');
+  const writes = await Promise.all(
+    Array.from({ length: 50 }, (_, i) => d.request('POST', '/contacts', { email: `c${i}@crash.test`, data: { i } }, { key: p.secretKey })),
+  );
+  assert.ok(writes.every((w) => w.status === 201));
+  await d.kill();
+  await d.restart();
+  const list = await d.request('GET', '/contacts?limit=100', undefined, { key: p.secretKey });
+  assert.is(list.body.total, 50);
+});
+
+test.run();
