@@ -1,7 +1,7 @@
 import type { Db } from '../store/db.js';
 import { sql } from '../store/db.js';
 import { encodeCursor, type CursorPosition, type Dir } from '../http/pagination.js';
-import { CONTACT_COLUMNS, toContact, type Contact, type ContactRow } from './store.js';
+import { CONTACT_COLUMNS, countContacts, toContact, type Contact, type ContactRow } from './store.js';
 
 export interface ContactListQuery {
   limit: number;
@@ -49,7 +49,11 @@ export function listContacts(db: Db, projectId: string, q: ContactListQuery): Co
   const hasMore = rows.length > q.limit;
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
-  const total = q.cursor ? 0 : (sql(db, `SELECT COUNT(*) AS n FROM contacts WHERE ${filterSql}`).get(...filterParams) as { n: number }).n;
+  const total = q.cursor
+    ? 0
+    : q.search
+      ? (sql(db, `SELECT COUNT(*) AS n FROM contacts WHERE ${filterSql}`).get(...filterParams) as { n: number }).n
+      : countContacts(db, projectId, q.subscribed);
   return {
     data: page.map(toContact),
     cursor: hasMore && last ? encodeCursor({ key: q.sort === 'email' ? last.email_lc : last.created_at, id: last.id }) : null,

@@ -75,8 +75,13 @@ export function deleteContactRow(db: Db, projectId: string, id: string): boolean
   return sql(db, 'DELETE FROM contacts WHERE project_id = ? AND id = ?').run(projectId, id).changes === 1;
 }
 
-export function countContacts(db: Db, projectId: string): number {
-  return (sql(db, 'SELECT COUNT(*) AS n FROM contacts WHERE project_id = ?').get(projectId) as { n: number }).n;
+/** From the trigger-kept counters: no scan. `subscribed` null counts everyone. */
+export function countContacts(db: Db, projectId: string, subscribed: boolean | null = null): number {
+  const row = sql(db, 'SELECT total, subscribed FROM contact_counts WHERE project_id = ?').get(projectId) as
+    | { total: number; subscribed: number }
+    | undefined;
+  if (!row) return 0;
+  return subscribed === null ? row.total : subscribed ? row.subscribed : row.total - row.subscribed;
 }
 
 export function findContactsByEmails(db: Db, projectId: string, emails: string[]): Contact[] {

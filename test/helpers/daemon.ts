@@ -49,6 +49,7 @@ export interface TestDaemon {
   /** Stops and removes the temp data dir. */
   dispose(): Promise<void>;
   stderr(): string;
+  pid(): number;
 }
 
 export interface DaemonOptions {
@@ -165,6 +166,7 @@ export async function startTestDaemon(opts: DaemonOptions = {}): Promise<TestDae
       rmSync(dataDir, { recursive: true, force: true });
     },
     stderr: () => started.stderr.join(''),
+    pid: () => started.child.pid!,
   };
   return daemon;
 }

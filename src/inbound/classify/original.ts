@@ -13,8 +13,9 @@ export interface OriginalReference {
 const ORIGINAL_ID_FIELDS = ['original-message-id', 'x-original-message-id'];
 
 /**
- * The email a report names. The VERP envelope recipient is the surest link, then our own header
- * in the returned original; the Message-ID comes from the returned original, then from the
+ * The email a report names. The VERP envelope recipient is the surest link, then the VERP
+ * sender a feedback report quotes (Original-Mail-From), then our own header in the returned
+ * original. The Message-ID comes from the returned original, then from the
  * fields some reporters add, then from In-Reply-To, which Gmail and Exchange set on their
  * bounces.
  */
@@ -25,8 +26,9 @@ export function originalReference(
   reportFields: readonly Fields[],
 ): OriginalReference {
   const emailId =
-    rcptTo.map(emailIdFromVerp).find((id) => id !== null) ??
-    emailIdOrNull(original?.get('x-postmill-email-id'));
+    [...rcptTo, ...reportFields.map((fields) => fields.get('original-mail-from') ?? '')]
+      .map(emailIdFromVerp)
+      .find((id) => id !== null) ?? emailIdOrNull(original?.get('x-postmill-email-id'));
   const candidates = [
     original?.get('message-id'),
     ...ORIGINAL_ID_FIELDS.flatMap((name) => reportFields.map((fields) => fields.get(name))),

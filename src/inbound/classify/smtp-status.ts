@@ -6,7 +6,7 @@ import type { BounceType } from './types.js';
 // such as "Exim 4.94.2" and the tail of IP addresses from reading as status codes.
 const ENHANCED_STATUS = enhancedStatus('245');
 const FAILURE_STATUS = enhancedStatus('45');
-const FAILURE_REPLY_CODE = /(?<![\w.])([45][0-5]\d)(?=[ \t-])/;
+const FAILURE_REPLY_CODE = /(?<![\w.])([45][0-5]\d)(?=[ \t:-])/;
 
 function enhancedStatus(classes: string): RegExp {
   return new RegExp(`(?<![\\w.])([${classes}]\\.[0-7]\\.\\d{1,3})(?!\\.?\\d)`);

@@ -26,7 +26,28 @@ CREATE TABLE contacts (
   updated_at  INTEGER NOT NULL
 );
 CREATE UNIQUE INDEX contacts_email ON contacts(project_id, email_lc);
-CREATE INDEX contacts_created ON contacts(project_id, created_at, id);
+-- Covers list filters (subscribed, email search) so only matching rows are read from the table.
+CREATE INDEX contacts_created ON contacts(project_id, created_at, id, subscribed, email_lc);
+
+-- Contact counts per project, kept by triggers so list totals never scan 100,000 rows.
+CREATE TABLE contact_counts (
+  project_id  TEXT PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+  total       INTEGER NOT NULL DEFAULT 0,
+  subscribed  INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+
+CREATE TRIGGER contact_counts_insert AFTER INSERT ON contacts BEGIN
+  INSERT INTO contact_counts (project_id, total, subscribed) VALUES (NEW.project_id, 1, NEW.subscribed)
+  ON CONFLICT (project_id) DO UPDATE SET total = total + 1, subscribed = subscribed + NEW.subscribed;
+END;
+
+CREATE TRIGGER contact_counts_delete AFTER DELETE ON contacts BEGIN
+  UPDATE contact_counts SET total = total - 1, subscribed = subscribed - OLD.subscribed WHERE project_id = OLD.project_id;
+END;
+
+CREATE TRIGGER contact_counts_subscribed AFTER UPDATE OF subscribed ON contacts WHEN NEW.subscribed != OLD.subscribed BEGIN
+  UPDATE contact_counts SET subscribed = subscribed + NEW.subscribed - OLD.subscribed WHERE project_id = NEW.project_id;
+END;
 
 CREATE TABLE events (
   id          TEXT PRIMARY KEY,
