@@ -107,7 +107,9 @@ function htmlToPlain(html: string): string {
 }
 
 function readPart(part: AttachmentStream, parts: MessageParts): void {
-  const slot = REPORT_SLOTS.get(part.contentType.toLowerCase());
+  // Typed as a string, but a part whose Content-Type header is empty has none at all.
+  const contentType: unknown = part.contentType;
+  const slot = typeof contentType === 'string' ? REPORT_SLOTS.get(contentType.toLowerCase()) : undefined;
   const wanted = slot !== undefined && parts[slot] === null;
   const chunks: Buffer[] = [];
   let size = 0;
