@@ -5,14 +5,21 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** A clock that runs with real time plus an offset that can only grow. */
+/** A clock that runs with real time plus an offset that can only grow (moved by tests through the test hook). */
 export class ShiftableClock implements Clock {
   private offset = 0;
+  private readonly listeners: (() => void)[] = [];
   now(): number {
     return Date.now() + this.offset;
   }
   advance(ms: number): void {
-    if (ms > 0) this.offset += ms;
+    if (ms <= 0) return;
+    this.offset += ms;
+    for (const fn of this.listeners) fn();
+  }
+  /** Timers that wait for a clock time (the job runner) re-arm when time jumps. */
+  onAdvance(fn: () => void): void {
+    this.listeners.push(fn);
   }
 }
 

@@ -14,6 +14,8 @@ export interface Config {
   webhooks: { allowPrivate: boolean };
   rateLimit: { perMinute: number };
   log: { level: LogLevel };
+  /** Enables POST /_test/clock (with adminToken) to move the daemon's clock forward. Tests only. */
+  testHooks: boolean;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -39,6 +41,7 @@ const KEYS: { path: string; env: string; kind: Kind; def: unknown; oneOf?: strin
   { path: 'webhooks.allowPrivate', env: 'POSTMILL_WEBHOOKS_ALLOW_PRIVATE', kind: 'boolean', def: false },
   { path: 'rateLimit.perMinute', env: 'POSTMILL_RATE_LIMIT_PER_MINUTE', kind: 'count', def: 1000 },
   { path: 'log.level', env: 'POSTMILL_LOG_LEVEL', kind: 'string', def: 'info', oneOf: ['debug', 'info', 'warn', 'error'] },
+  { path: 'testHooks', env: 'POSTMILL_TEST_HOOKS', kind: 'boolean', def: false },
 ];
 
 const SERVER = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]|[0-9a-fA-F:]+)(:\d{1,5})?$/;
@@ -134,6 +137,9 @@ export function loadConfig(file: string | null, env: NodeJS.ProcessEnv = process
   }
   if (config.delivery.relay && !/^smtps?:\/\//.test(config.delivery.relay)) {
     throw new ConfigError('invalid configuration key "delivery.relay": expected smtp://user:pass@host:port or smtps://...');
+  }
+  if (config.testHooks && !config.adminToken) {
+    throw new ConfigError('invalid configuration key "testHooks": needs adminToken to be set');
   }
   if (config.publicUrl && !/^https?:\/\/[^/]+/.test(config.publicUrl)) {
     throw new ConfigError('invalid configuration key "publicUrl": expected an http:// or https:// URL');

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { Ctx } from './context.js';
 import { createHttpApp } from './http/app.js';
 import { sweepIdempotencyKeys } from './http/idempotency.js';
+import { testHookRoutes } from './http/test-hooks.js';
 import { loadSchemas } from './http/validate.js';
 import { startInbound, type InboundListener } from './inbound/listener.js';
 import { JobQueue } from './jobs/queue.js';
@@ -51,7 +52,8 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   runner.register('sweep.idempotency', recurring(clock, HOUR, () => void sweepIdempotencyKeys(db, clock.now())));
   scheduleRecurring(jobs, 'sweep.idempotency', clock.now() + HOUR);
 
-  const koa = createHttpApp(ctx);
+  clock.onAdvance(() => runner.wake());
+  const koa = createHttpApp(ctx, config.testHooks ? [testHookRoutes(clock, config.adminToken)] : []);
   const server = createServer(koa.callback());
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 120_000;

@@ -11,7 +11,8 @@ import type { ApiState } from './state.js';
 /** Every resource's routes; a new resource adds its builder here. */
 const RESOURCES: ((app: Ctx, guards: Guards) => Router<ApiState>)[] = [contactRoutes, projectRoutes];
 
-export function createHttpApp(app: Ctx): Koa<ApiState> {
+/** `extra` routers are mounted after the resources (the test hooks). */
+export function createHttpApp(app: Ctx, extra: Router<ApiState>[] = []): Koa<ApiState> {
   const koa = new Koa<ApiState>({ proxy: false });
   koa.silent = true; // errors are logged by the envelope middleware, once
   const guards = createGuards(app);
@@ -24,8 +25,7 @@ export function createHttpApp(app: Ctx): Koa<ApiState> {
     }
     await next();
   });
-  for (const build of RESOURCES) {
-    const router = build(app, guards);
+  for (const router of [...RESOURCES.map((build) => build(app, guards)), ...extra]) {
     koa.use(router.routes());
     koa.use(router.allowedMethods());
   }

@@ -1,19 +1,10 @@
-import { timingSafeEqual, createHash } from 'node:crypto';
 import { Router } from '@koa/router';
 import type { Ctx } from '../context.js';
 import { notFound } from '../errors.js';
-import { bearerToken } from '../http/auth.js';
+import { isAdminRequest } from '../http/admin.js';
 import type { Guards } from '../http/guards.js';
 import { projectOf, type ApiState } from '../http/state.js';
 import { rotateKeys } from './service.js';
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
-
-/** Constant-time comparison of the bearer token with the configured admin token. */
-function isAdmin(app: Ctx, header: string): boolean {
-  const token = bearerToken(header);
-  return !!token && !!app.config.adminToken && timingSafeEqual(digest(token), digest(app.config.adminToken));
-}
 
 /** `/users/@me/...`: the admin token may act on any project, a project's secret key on its own project only. */
 export function projectRoutes(app: Ctx, guards: Guards): Router<ApiState> {
@@ -21,7 +12,7 @@ export function projectRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const secret = guards.key('secret');
 
   router.post('/users/@me/projects/:id/regenerate-keys', async (ctx, next) => {
-    if (!isAdmin(app, ctx.get('Authorization'))) {
+    if (!isAdminRequest(app.config.adminToken, ctx.get('Authorization'))) {
       await secret(ctx, async () => {
         if (projectOf(ctx).id !== ctx.params.id) throw notFound('Project');
       });

@@ -1,4 +1,5 @@
-import { Packet, createTCPServer, createUDPServer, type DnsHandler, type TCPServer, type UDPServer } from 'dns2';
+import type { Socket } from 'node:net';
+import { Packet, createTCPServer, createUDPServer, type DnsHandler, type Question, type Resource, type TCPServer, type UDPServer } from 'dns2';
 
 /** Record data per type, as tests write them. */
 export interface DnsRecords {
@@ -30,6 +31,8 @@ const TTL = 60;
 /** RFC 1035 3.3: a character-string is at most 255 bytes. */
 const MAX_CHARACTER_STRING = 255;
 const MAX_CNAME_HOPS = 8;
+/** RFC 1035 4.1.1 (dns2's typings leave out `Packet.RCODE`). */
+const NXDOMAIN = 3;
 /** Attempts at finding a port free for both UDP and TCP. */
 const BIND_ATTEMPTS = 10;
 
@@ -37,7 +40,8 @@ const TYPE_NAMES = new Map<number, DnsRecordType>(
   (['A', 'AAAA', 'MX', 'TXT', 'NS', 'CNAME'] as const).map((type) => [Packet.TYPE[type], type]),
 );
 
-type Zone = Map<string, Partial<DnsRecords>>;
+/** Record data ready for dns2's encoders, per name and type. */
+type Zone = Map<string, Map<DnsRecordType, Partial<Resource>[]>>;
 
 function normalize(name: string): string {
   return name.toLowerCase().replace(/\.$/, '');
@@ -62,47 +66,39 @@ function characterStrings(value: string): string[] {
   return pieces;
 }
 
-function rdata<T extends DnsRecordType>(type: T, record: DnsRecords[T][number]): Partial<Packet.Resource> {
-  switch (type) {
-    case 'MX':
-      return record as DnsRecords['MX'][number];
-    case 'TXT':
-      return { data: characterStrings(record as string) };
-    case 'NS':
-      return { ns: record as string };
-    case 'CNAME':
-      return { domain: record as string };
-    default:
-      return { address: record as string };
-  }
-}
+const RDATA: { [T in DnsRecordType]: (record: DnsRecords[T][number]) => Partial<Resource> } = {
+  A: (address) => ({ address }),
+  AAAA: (address) => ({ address }),
+  MX: ({ exchange, priority }) => ({ exchange, priority }),
+  TXT: (value) => ({ data: characterStrings(value) }),
+  NS: (ns) => ({ ns }),
+  CNAME: (domain) => ({ domain }),
+};
 
-function resources<T extends DnsRecordType>(name: string, type: T, records: DnsRecords[T]): Packet.Resource[] {
-  return records.map(
-    (record) => new Packet.Resource({ name, type: Packet.TYPE[type], class: Packet.CLASS.IN, ttl: TTL, ...rdata(type, record) }),
-  );
+function resources(name: string, type: DnsRecordType, records: Partial<Resource>[]): Resource[] {
+  return records.map((record) => new Packet.Resource({ ...record, name, type: Packet.TYPE[type], class: Packet.CLASS.IN, ttl: TTL }));
 }
 
 /** Answers one question from the zone, following CNAMEs inside it. */
-function answer(zone: Zone, question: Packet.Question, response: Packet): void {
+function answer(zone: Zone, question: Question, response: Packet): void {
   const type = TYPE_NAMES.get(question.type);
   let name = question.name;
   for (let hop = 0; hop < MAX_CNAME_HOPS; hop++) {
     const entry = zone.get(normalize(name));
     if (!entry) {
       // A CNAME to a name outside the zone is still a good answer.
-      if (hop === 0) response.header.rcode = Packet.RCODE.NXDOMAIN;
+      if (hop === 0) response.header.rcode = NXDOMAIN;
       return;
     }
-    const records = type && entry[type];
+    const records = type && entry.get(type);
     if (type && records && records.length > 0) {
       response.answers.push(...resources(name, type, records));
       return;
     }
-    const target = entry.CNAME?.[0];
-    if (!target) return;
-    response.answers.push(...resources(name, 'CNAME', [target]));
-    name = target;
+    const cname = entry.get('CNAME')?.[0];
+    if (!cname?.domain) return;
+    response.answers.push(...resources(name, 'CNAME', [cname]));
+    name = cname.domain;
   }
 }
 
@@ -111,7 +107,8 @@ function handler(zone: Zone): DnsHandler {
     const response = Packet.createResponseFromRequest(request);
     response.header.aa = 1;
     for (const question of request.questions) answer(zone, question, response);
-    void send(response);
+    // A client that went away before its answer is no failure of the test.
+    Promise.resolve(send(response)).catch(() => undefined);
   };
 }
 
@@ -141,8 +138,11 @@ function closeUdp(server: UDPServer): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
-function closeTcp(server: TCPServer): Promise<void> {
-  return new Promise((resolve) => server.close(() => resolve()));
+/** Destroys open client connections too: a resolver may keep one open for reuse. */
+function closeTcp(server: TCPServer, sockets: Set<Socket>): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  for (const socket of sockets) socket.destroy();
+  return closed;
 }
 
 /**
@@ -156,6 +156,11 @@ export async function startDnsServer(): Promise<TestDnsServer> {
   for (let attempt = 0; attempt < BIND_ATTEMPTS; attempt++) {
     const udp = createUDPServer(handle);
     const tcp = createTCPServer(handle);
+    const sockets = new Set<Socket>();
+    tcp.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
     const port = await listenUdp(udp, 0);
     if (!(await listenTcp(tcp, port))) {
       await closeUdp(udp);
@@ -166,14 +171,16 @@ export async function startDnsServer(): Promise<TestDnsServer> {
       port,
       set(name, type, records) {
         const key = normalize(name);
-        zone.set(key, { ...zone.get(key), [type]: records });
+        const entry = zone.get(key) ?? new Map();
+        entry.set(type, records.map((record) => RDATA[type](record)));
+        zone.set(key, entry);
       },
       clear(name) {
         if (name === undefined) zone.clear();
         else zone.delete(normalize(name));
       },
       async close() {
-        await Promise.all([closeUdp(udp), closeTcp(tcp)]);
+        await Promise.all([closeUdp(udp), closeTcp(tcp, sockets)]);
       },
     };
   }

@@ -107,7 +107,7 @@ function htmlToPlain(html: string): string {
 }
 
 function readPart(part: AttachmentStream, parts: MessageParts): void {
-  // Typed as a string, but a part whose Content-Type header is empty has none at all.
+  // Typed as a string, but mailparser gives false for a part whose Content-Type header is empty.
   const contentType: unknown = part.contentType;
   const slot = typeof contentType === 'string' ? REPORT_SLOTS.get(contentType.toLowerCase()) : undefined;
   const wanted = slot !== undefined && parts[slot] === null;
