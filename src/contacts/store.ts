@@ -46,29 +46,31 @@ export function findContactByEmail(db: Db, projectId: string, email: string): Co
   return row ? toContact(row) : null;
 }
 
+/** Named parameters of a contact row, shared by insert and update. */
+const rowParams = (c: Contact) => ({
+  id: c.id,
+  project_id: c.projectId,
+  email: c.email,
+  email_lc: c.email.toLowerCase(),
+  subscribed: c.subscribed ? 1 : 0,
+  data: JSON.stringify(c.data),
+  created_at: c.createdAt,
+  updated_at: c.updatedAt,
+});
+
 export function insertContact(db: Db, c: Contact): void {
-  sql(db, `INSERT INTO contacts (${CONTACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(
-    c.id,
-    c.projectId,
-    c.email,
-    c.email.toLowerCase(),
-    c.subscribed ? 1 : 0,
-    JSON.stringify(c.data),
-    c.createdAt,
-    c.updatedAt,
-  );
+  sql(
+    db,
+    `INSERT INTO contacts (${CONTACT_COLUMNS}) VALUES (@id, @project_id, @email, @email_lc, @subscribed, @data, @created_at, @updated_at)`,
+  ).run(rowParams(c));
 }
 
 export function updateContact(db: Db, c: Contact): void {
-  sql(db, 'UPDATE contacts SET email = ?, email_lc = ?, subscribed = ?, data = ?, updated_at = ? WHERE project_id = ? AND id = ?').run(
-    c.email,
-    c.email.toLowerCase(),
-    c.subscribed ? 1 : 0,
-    JSON.stringify(c.data),
-    c.updatedAt,
-    c.projectId,
-    c.id,
-  );
+  sql(
+    db,
+    `UPDATE contacts SET email = @email, email_lc = @email_lc, subscribed = @subscribed, data = @data, updated_at = @updated_at
+     WHERE project_id = @project_id AND id = @id`,
+  ).run(rowParams(c));
 }
 
 export function deleteContactRow(db: Db, projectId: string, id: string): boolean {

@@ -13,8 +13,11 @@ import type { Classification } from './classify/types.js';
 export type { BounceType, Classification } from './classify/types.js';
 export { emailIdFromVerp, verpAddress } from './classify/verp.js';
 
+/** The SMTP envelope of the message. */
 export interface Envelope {
+  /** MAIL FROM; '' (or '<>') for the null sender that bounces and many auto-replies use. */
   mailFrom: string;
+  /** Every RCPT TO; a VERP address among them names the email a bounce is about. */
   rcptTo: string[];
 }
 

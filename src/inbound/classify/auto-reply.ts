@@ -18,7 +18,8 @@ const AUTO_REPLY_PHRASES = [
 // A phrase opens the subject (after reply and forward prefixes, localized ones included), or
 // the subject is Lotus Notes' "<name> is out of the office".
 const AUTO_REPLY_SUBJECT = new RegExp(
-  `^(?:(?:re|aw|fwd?|wg|sv|tr)\\s*:\\s*)*(?:${AUTO_REPLY_PHRASES.join('|')})\\b|\\bis out of (?:the )?office\\b`,
+  `^(?:(?:re|aw|fwd?|wg|sv|tr)\\s*:\\s*)*(?:${AUTO_REPLY_PHRASES.join('|')})\\b` +
+    '|\\bis out of (?:the )?office\\b',
   'i',
 );
 

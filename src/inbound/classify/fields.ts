@@ -7,7 +7,8 @@ export type Fields = ReadonlyMap<string, string>;
 
 const FIELD_LINE = /^([!-9;-~]+)[ \t]*:(.*)$/;
 const BLANK_LINE = /^\s*$/;
-const ADDRESS = /[^\s<>()[\];:,"']+@[^\s<>()[\];:,"']+/g;
+// Bounded by the RFC 5321 lengths, which also keeps the scan linear on long runs without an @.
+const ADDRESS = /[^\s<>()[\];:,"'@]{1,64}@[^\s<>()[\];:,"'@]{1,255}/g;
 
 /** Every non-empty group of fields in `text`. */
 export function parseFieldGroups(text: string): Fields[] {

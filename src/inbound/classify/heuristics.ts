@@ -125,8 +125,6 @@ function bounceTypeOf(status: string | null, wording: string): BounceType {
 
 /** The first address the explanation names that is neither a mailer daemon nor our VERP sender. */
 function failedRecipient(explanation: string): string | null {
-  return (
-    addressesIn(explanation).find((address) => !BOUNCE_MAILBOX.test(address) && emailIdFromVerp(address) === null) ??
-    null
-  );
+  const recipients = addressesIn(explanation).filter((address) => emailIdFromVerp(address) === null);
+  return recipients.find((address) => !BOUNCE_MAILBOX.test(address)) ?? null;
 }

@@ -15,9 +15,8 @@ const ORIGINAL_ID_FIELDS = ['original-message-id', 'x-original-message-id'];
 /**
  * The email a report names. The VERP envelope recipient is the surest link, then the VERP
  * sender a feedback report quotes (Original-Mail-From), then our own header in the returned
- * original. The Message-ID comes from the returned original, then from the
- * fields some reporters add, then from In-Reply-To, which Gmail and Exchange set on their
- * bounces.
+ * original. The Message-ID comes from the returned original, then from the fields some
+ * reporters add, then from In-Reply-To, which Gmail and Exchange set on their bounces.
  */
 export function originalReference(
   rcptTo: readonly string[],

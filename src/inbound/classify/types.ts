@@ -5,7 +5,7 @@ export type Classification =
   | {
       kind: 'bounce';
       bounceType: BounceType;
-      /** The enhanced status code (5.1.1), or the SMTP reply code (550) of a bounce quoting no enhanced code. */
+      /** The enhanced status code (5.1.1), or the SMTP reply code (550) when no enhanced code is given. */
       status: string | null;
       diagnostic: string | null;
       recipient: string | null;

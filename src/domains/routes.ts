@@ -1,0 +1,40 @@
+import { Router } from '@koa/router';
+import type { Ctx } from '../context.js';
+import { createDns } from '../dns/resolver.js';
+import { notFound } from '../errors.js';
+import type { Guards } from '../http/guards.js';
+import { projectOf, type ApiState } from '../http/state.js';
+import { validate } from '../http/validate.js';
+import { presentDomain } from './present.js';
+import { deleteDomain, registerDomain, verifyDomain } from './service.js';
+import { listProjectDomains, type Domain } from './store.js';
+
+export function domainRoutes(app: Ctx, guards: Guards): Router<ApiState> {
+  const router = new Router<ApiState>();
+  const secret = guards.key('secret');
+  const dns = createDns(app.config.dns.servers);
+  const present = (d: Domain) => presentDomain(d, app.config.hostname);
+
+  router.post('/domains', secret, async (ctx) => {
+    const { domain } = validate<{ domain: string }>('domain-create', ctx.state.body);
+    ctx.status = 201;
+    ctx.body = present(await registerDomain(app, projectOf(ctx).id, domain));
+  });
+
+  router.get('/domains/project/:projectId', secret, (ctx) => {
+    const project = projectOf(ctx);
+    if (ctx.params.projectId !== project.id) throw notFound('Project');
+    ctx.body = { data: listProjectDomains(app.db, project.id).map(present) };
+  });
+
+  router.get('/domains/:id/verify', secret, async (ctx) => {
+    ctx.body = present(await verifyDomain(app, dns, projectOf(ctx).id, ctx.params.id!));
+  });
+
+  router.delete('/domains/:id', secret, (ctx) => {
+    deleteDomain(app, projectOf(ctx).id, ctx.params.id!);
+    ctx.status = 204;
+  });
+
+  return router;
+}

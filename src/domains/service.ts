@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { Ctx } from '../context.js';
+import type { Dns } from '../dns/resolver.js';
+import { conflict, notFound, validationFailed } from '../errors.js';
+import { checkRecords, type CheckResult } from './check.js';
+import { generateDkimKey } from './keys.js';
+import { normalizeDomain } from './name.js';
+import {
+  deleteDomainRow,
+  findDomainById,
+  findDomainOwner,
+  insertDomain,
+  listAllDomains,
+  RECORD_PURPOSES,
+  saveCheck,
+  type CheckState,
+  type Domain,
+  type RecordChecks,
+} from './store.js';
+
+function assertUnregistered(ctx: Ctx, projectId: string, domain: string): void {
+  const owner = findDomainOwner(ctx.db, domain);
+  if (!owner) return;
+  if (owner.projectId === projectId) throw conflict(`${domain} is already registered to this project`, { id: owner.id });
+  throw conflict(`${domain} is registered to another project`);
+}
+
+/** Registers the domain with a fresh DKIM key; it stays pending until its DKIM record is found. */
+export async function registerDomain(ctx: Ctx, projectId: string, input: string): Promise<Domain> {
+  const domain = normalizeDomain(input);
+  if (!domain) {
+    throw validationFailed([{ field: 'domain', message: 'Expected a domain name such as example.com', code: 'invalid_string', received: input }]);
+  }
+  assertUnregistered(ctx, projectId, domain);
+  const key = await generateDkimKey(ctx.clock.now());
+  return ctx.bus.tx(() => {
+    assertUnregistered(ctx, projectId, domain); // another request may have taken it while the key was generated
+    const now = ctx.clock.now();
+    const created: Domain = {
+      id: randomUUID(),
+      projectId,
+      domain,
+      ...key,
+      status: 'pending',
+      checks: {},
+      failureReason: null,
+      lastCheckedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    insertDomain(ctx.db, created);
+    return created;
+  });
+}
+
+export function getDomain(ctx: Ctx, projectId: string, id: string): Domain {
+  const domain = findDomainById(ctx.db, projectId, id);
+  if (!domain) throw notFound('Domain');
+  return domain;
+}
+
+/**
+ * The state after a check: verified exactly when the DKIM record matches our key. A record whose
+ * lookup failed keeps its previous flag, so a DNS outage does not stop sending.
+ */
+function stateAfter(d: Domain, result: CheckResult, now: number): CheckState {
+  const checks: RecordChecks = {};
+  for (const purpose of RECORD_PURPOSES) checks[purpose] = result[purpose].verified ?? d.checks[purpose] ?? false;
+  return { status: checks.dkim ? 'verified' : 'pending', checks, failureReason: result.dkim.reason, lastCheckedAt: now };
+}
+
+/** Checks the DNS now and stores the outcome; null when the domain was deleted meanwhile. */
+export async function checkDomain(ctx: Ctx, dns: Dns, d: Domain): Promise<Domain | null> {
+  const result = await checkRecords(dns, d, ctx.config.hostname);
+  const state = stateAfter(d, result, ctx.clock.now());
+  if (!saveCheck(ctx.db, d.id, state)) return null;
+  if (d.status === 'verified' && state.status === 'pending') {
+    ctx.log.warn('domain lost its verification; sending from it stops', { projectId: d.projectId, domain: d.domain, reason: state.failureReason });
+  }
+  return { ...d, ...state, updatedAt: state.lastCheckedAt };
+}
+
+export async function verifyDomain(ctx: Ctx, dns: Dns, projectId: string, id: string): Promise<Domain> {
+  const checked = await checkDomain(ctx, dns, getDomain(ctx, projectId, id));
+  if (!checked) throw notFound('Domain');
+  return checked;
+}
+
+/** Lookups in flight at once during the periodic re-check. */
+const RECHECK_PARALLEL = 8;
+
+/** Re-checks every domain of every project, pending and verified (the 5-minute job). */
+export async function recheckDomains(ctx: Ctx, dns: Dns): Promise<void> {
+  const domains = listAllDomains(ctx.db);
+  for (let i = 0; i < domains.length; i += RECHECK_PARALLEL) {
+    await Promise.all(domains.slice(i, i + RECHECK_PARALLEL).map((d) => checkDomain(ctx, dns, d)));
+  }
+}
+
+export function deleteDomain(ctx: Ctx, projectId: string, id: string): void {
+  if (!deleteDomainRow(ctx.db, projectId, id)) throw notFound('Domain');
+}

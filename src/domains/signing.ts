@@ -1,0 +1,20 @@
+import type { Ctx } from '../context.js';
+import { coverOf } from './cover.js';
+import { normalizeDomain } from './name.js';
+
+/** The shape nodemailer's `dkim` option takes. */
+export interface DkimSigning {
+  domainName: string;
+  keySelector: string;
+  privateKey: string;
+}
+
+/**
+ * The signing key for mail from `senderDomain`: that of the verified registered domain covering it
+ * (itself or a parent), null when none does. The only way private keys leave the domain store.
+ */
+export function dkimFor(ctx: Ctx, projectId: string, senderDomain: string): DkimSigning | null {
+  const domain = normalizeDomain(senderDomain);
+  const verified = domain ? coverOf(ctx.db, projectId, domain).verified : null;
+  return verified ? { domainName: verified.domain, keySelector: verified.selector, privateKey: verified.privateKey } : null;
+}

@@ -1,0 +1,126 @@
+import { parseJson, sql, type Db } from '../store/db.js';
+
+export type DomainStatus = 'pending' | 'verified';
+export const RECORD_PURPOSES = ['dkim', 'bounce', 'spf', 'dmarc'] as const;
+export type RecordPurpose = (typeof RECORD_PURPOSES)[number];
+/** The verified flag of each published record as the last check found it. */
+export type RecordChecks = Partial<Record<RecordPurpose, boolean>>;
+
+export interface Domain {
+  id: string;
+  projectId: string;
+  /** Lower-case ASCII (punycode). */
+  domain: string;
+  selector: string;
+  publicKey: string;
+  privateKey: string;
+  status: DomainStatus;
+  checks: RecordChecks;
+  failureReason: string | null;
+  lastCheckedAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+interface DomainRow {
+  id: string;
+  project_id: string;
+  domain: string;
+  selector: string;
+  public_key: string;
+  private_key: string;
+  status: DomainStatus;
+  checks: string;
+  failure_reason: string | null;
+  last_checked_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const COLUMNS = 'id, project_id, domain, selector, public_key, private_key, status, checks, failure_reason, last_checked_at, created_at, updated_at';
+
+const toDomain = (r: DomainRow): Domain => ({
+  id: r.id,
+  projectId: r.project_id,
+  domain: r.domain,
+  selector: r.selector,
+  publicKey: r.public_key,
+  privateKey: r.private_key,
+  status: r.status,
+  checks: parseJson<RecordChecks>(r.checks, {}),
+  failureReason: r.failure_reason,
+  lastCheckedAt: r.last_checked_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export function insertDomain(db: Db, d: Domain): void {
+  sql(db, `INSERT INTO domains (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+    d.id,
+    d.projectId,
+    d.domain,
+    d.selector,
+    d.publicKey,
+    d.privateKey,
+    d.status,
+    JSON.stringify(d.checks),
+    d.failureReason,
+    d.lastCheckedAt,
+    d.createdAt,
+    d.updatedAt,
+  );
+}
+
+export function findDomainById(db: Db, projectId: string, id: string): Domain | null {
+  const row = sql(db, `SELECT ${COLUMNS} FROM domains WHERE project_id = ? AND id = ?`).get(projectId, id) as DomainRow | undefined;
+  return row ? toDomain(row) : null;
+}
+
+/** The owner of a domain name in any project: registration is unique across the store. */
+export function findDomainOwner(db: Db, domain: string): { id: string; projectId: string } | null {
+  const row = sql(db, 'SELECT id, project_id FROM domains WHERE domain = ?').get(domain) as { id: string; project_id: string } | undefined;
+  return row ? { id: row.id, projectId: row.project_id } : null;
+}
+
+export function listProjectDomains(db: Db, projectId: string): Domain[] {
+  const rows = sql(db, `SELECT ${COLUMNS} FROM domains WHERE project_id = ? ORDER BY created_at, id`).all(projectId) as DomainRow[];
+  return rows.map(toDomain);
+}
+
+/** The project's registered domains among `names`, most specific (longest) first. */
+export function findRegisteredAmong(db: Db, projectId: string, names: string[]): Domain[] {
+  const rows = sql(
+    db,
+    `SELECT ${COLUMNS} FROM domains WHERE project_id = ? AND domain IN (SELECT value FROM json_each(?)) ORDER BY length(domain) DESC`,
+  ).all(projectId, JSON.stringify(names)) as DomainRow[];
+  return rows.map(toDomain);
+}
+
+export function listAllDomains(db: Db): Domain[] {
+  return (sql(db, `SELECT ${COLUMNS} FROM domains ORDER BY id`).all() as DomainRow[]).map(toDomain);
+}
+
+export interface CheckState {
+  status: DomainStatus;
+  checks: RecordChecks;
+  failureReason: string | null;
+  lastCheckedAt: number;
+}
+
+/** Stores a check's outcome; false when the domain was deleted meanwhile. */
+export function saveCheck(db: Db, id: string, s: CheckState): boolean {
+  return (
+    sql(db, 'UPDATE domains SET status = ?, checks = ?, failure_reason = ?, last_checked_at = ?, updated_at = ? WHERE id = ?').run(
+      s.status,
+      JSON.stringify(s.checks),
+      s.failureReason,
+      s.lastCheckedAt,
+      s.lastCheckedAt,
+      id,
+    ).changes === 1
+  );
+}
+
+export function deleteDomainRow(db: Db, projectId: string, id: string): boolean {
+  return sql(db, 'DELETE FROM domains WHERE project_id = ? AND id = ?').run(projectId, id).changes === 1;
+}

@@ -1,0 +1,132 @@
+import { domainToASCII } from 'node:url';
+import type { Dns } from '../../dns/resolver.js';
+import type { Attempt } from './attempt.js';
+import { createKeyedLimiter } from './keyed-limiter.js';
+import { createSmtpPools, type WireMessage } from './pools.js';
+import { resolveRoute } from './route.js';
+import { mxTarget, relayTarget, sendVia, type SmtpTarget, type SmtpTimeouts } from './transport.js';
+
+export interface DeliveryTimeouts extends SmtpTimeouts {
+  /** A host's pooled connections are closed after this long without a message. */
+  idleMs: number;
+}
+
+export interface DeliveryOptions {
+  dns: Dns;
+  /** Our host name, sent with EHLO. */
+  hostname: string;
+  /** `delivery.port`: the TCP port of MX hosts (25 in production). */
+  port: number;
+  mode: 'mx' | 'relay';
+  /** `delivery.relay`, required in relay mode: `smtp://user:pass@host:port` or `smtps://...`. */
+  relay?: string;
+  /** Deliveries in progress at once per recipient domain; 5 unless set. */
+  perDomainConcurrency?: number;
+  timeouts?: Partial<DeliveryTimeouts>;
+}
+
+export interface OutboundMessage {
+  /** Envelope MAIL FROM: the VERP return path. */
+  from: string;
+  /** The one recipient of this delivery. */
+  to: string;
+  /** The finished message, DKIM signature included; sent as is. */
+  raw: Buffer;
+}
+
+/**
+ * What became of one delivery. `host` names the server that answered, `name[ip]` in MX
+ * mode and `host:port` of the relay; it is null when no server was reached.
+ */
+export type DeliveryResult =
+  | { status: 'delivered'; response: string; host: string }
+  /** Permanent: a 5xx reply, a null MX, a domain without mail hosts. */
+  | { status: 'bounced'; code: number | null; enhancedCode: string | null; response: string; host: string | null }
+  /** Temporary, retry later: 4xx replies, timeouts, refused connections, DNS failures. */
+  | { status: 'deferred'; code: number | null; response: string; host: string | null };
+
+export interface Delivery {
+  /** Never rejects for a failed delivery: the result says what happened. */
+  deliver(message: OutboundMessage): Promise<DeliveryResult>;
+  /** Closes the pooled connections; deliveries still waiting for one end deferred. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_TIMEOUTS: DeliveryTimeouts = { connectMs: 30_000, greetingMs: 60_000, socketMs: 300_000, idleMs: 30_000 };
+const DEFAULT_PER_DOMAIN_CONCURRENCY = 5;
+/** Addresses tried per delivery, over all MX hosts (Postfix's smtp_mx_address_limit). */
+const MAX_ADDRESSES = 5;
+
+/** The recipient's domain in ASCII (IDNA), or null when it is not a valid domain. */
+function recipientDomain(address: string): string | null {
+  const at = address.lastIndexOf('@');
+  const domain = at < 0 ? '' : domainToASCII(address.slice(at + 1).toLowerCase());
+  return domain === '' ? null : domain;
+}
+
+function fromAttempt(attempt: Attempt, host: string): DeliveryResult {
+  if (attempt.ok) return { status: 'delivered', response: attempt.response, host };
+  const { code, response } = attempt;
+  if (attempt.permanent) return { status: 'bounced', code, enhancedCode: attempt.enhancedCode, response, host };
+  return { status: 'deferred', code, response, host };
+}
+
+/**
+ * Tries the targets in order. A 2xx or 5xx answer is final; a 4xx answer or a failed
+ * connection moves on to the next target.
+ */
+async function tryInOrder(targets: SmtpTarget[], send: (target: SmtpTarget) => Promise<Attempt>): Promise<DeliveryResult> {
+  let failure: Extract<DeliveryResult, { status: 'deferred' }> | null = null;
+  for (const target of targets) {
+    const result = fromAttempt(await send(target), target.label);
+    if (result.status !== 'deferred') return result;
+    // An SMTP reply tells the sender more than a later refused connection does.
+    if (!failure || failure.code === null || result.code !== null) failure = result;
+  }
+  return failure ?? { status: 'deferred', code: null, response: 'no SMTP server to try', host: null };
+}
+
+export function createDelivery(options: DeliveryOptions): Delivery {
+  const { dns, hostname, port, mode, relay } = options;
+  if (mode === 'relay' && !relay) throw new Error('delivery.relay is required in relay mode');
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const relayTargets = mode === 'relay' && relay ? [relayTarget(relay, hostname, timeouts)] : null;
+  const pools = createSmtpPools(timeouts.idleMs);
+  const limiter = createKeyedLimiter(options.perDomainConcurrency ?? DEFAULT_PER_DOMAIN_CONCURRENCY);
+
+  async function targetsFor(domain: string): Promise<SmtpTarget[] | DeliveryResult> {
+    if (relayTargets) return relayTargets;
+    const route = await resolveRoute(dns, domain);
+    if (!route.ok) {
+      const { reason: response, enhancedCode } = route;
+      return route.permanent
+        ? { status: 'bounced', code: null, enhancedCode, response, host: null }
+        : { status: 'deferred', code: null, response, host: null };
+    }
+    const hosts = route.hosts.flatMap((host) => host.addresses.map((address) => ({ name: host.name, address })));
+    return hosts.slice(0, MAX_ADDRESSES).map((host) => mxTarget(host, port, hostname, timeouts));
+  }
+
+  async function deliverTo(domain: string, message: OutboundMessage): Promise<DeliveryResult> {
+    const targets = await targetsFor(domain);
+    if (!Array.isArray(targets)) return targets;
+    const wire: WireMessage = { envelope: { from: message.from, to: [message.to] }, raw: message.raw };
+    return tryInOrder(targets, (target) => sendVia(pools, target, wire));
+  }
+
+  let closed = false;
+  return {
+    async deliver(message) {
+      if (closed) throw new Error('delivery is closed');
+      const domain = recipientDomain(message.to);
+      if (!domain) {
+        return { status: 'bounced', code: null, enhancedCode: '5.1.3', response: `invalid recipient address ${message.to}`, host: null };
+      }
+      return limiter.run(domain, () => deliverTo(domain, message));
+    },
+    async close() {
+      closed = true;
+      pools.close();
+    },
+  };
+}

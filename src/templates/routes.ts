@@ -1,0 +1,72 @@
+import { Router } from '@koa/router';
+import type { Ctx } from '../context.js';
+import { badRequest, FlatError } from '../errors.js';
+import type { Guards } from '../http/guards.js';
+import { pageParams, pageResult, sortParams } from '../http/pagination.js';
+import { projectOf, type ApiState } from '../http/state.js';
+import { validate } from '../http/validate.js';
+import { listTemplates } from './list.js';
+import { presentTemplate } from './present.js';
+import { createTemplate, deleteTemplate, duplicateTemplate, getTemplate, patchTemplate, usageOfTemplate, type TemplateInput, type TemplatePatch } from './service.js';
+import { TEMPLATE_TYPES, type TemplateType } from './store.js';
+
+const REQUIRED = ['name', 'subject', 'body', 'from'] as const;
+
+/** The spec's flat 400 for an object body (or none) missing required fields; other shapes get the 422 of the schema. */
+function assertRequiredPresent(raw: unknown): void {
+  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) return;
+  const missing = REQUIRED.filter((field) => raw === undefined || !(field in raw));
+  if (missing.length > 0) throw new FlatError(400, `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} required`);
+}
+
+function typeFilter(raw: unknown): TemplateType | null {
+  if (raw === undefined || raw === '') return null;
+  const type = typeof raw === 'string' ? raw.toUpperCase() : '';
+  if (TEMPLATE_TYPES.includes(type as TemplateType)) return type as TemplateType;
+  throw badRequest(`Unknown template type ${JSON.stringify(raw)}`, `Use one of ${TEMPLATE_TYPES.join(', ')}`);
+}
+
+export function templateRoutes(app: Ctx, guards: Guards): Router<ApiState> {
+  const router = new Router<ApiState>();
+  const secret = guards.key('secret');
+
+  router.get('/templates', secret, (ctx) => {
+    const { page, pageSize, offset } = pageParams(ctx.query);
+    const { sort, dir } = sortParams(ctx.query, ['name', 'createdAt', 'updatedAt'] as const, 'createdAt');
+    const search = typeof ctx.query.search === 'string' && ctx.query.search !== '' ? ctx.query.search : null;
+    const found = listTemplates(app.db, projectOf(ctx).id, { offset, pageSize, type: typeFilter(ctx.query.type), search, sort, dir });
+    ctx.body = pageResult(found.data.map(presentTemplate), found.total, page, pageSize);
+  });
+
+  router.post('/templates', secret, (ctx) => {
+    assertRequiredPresent(ctx.state.body);
+    const input = validate<TemplateInput>('template-create', ctx.state.body);
+    ctx.status = 201;
+    ctx.body = presentTemplate(createTemplate(app, projectOf(ctx).id, input));
+  });
+
+  router.get('/templates/:id', secret, (ctx) => {
+    ctx.body = presentTemplate(getTemplate(app, projectOf(ctx).id, ctx.params.id!));
+  });
+
+  router.patch('/templates/:id', secret, (ctx) => {
+    const patch = validate<TemplatePatch>('template-patch', ctx.state.body ?? {});
+    ctx.body = presentTemplate(patchTemplate(app, projectOf(ctx).id, ctx.params.id!, patch));
+  });
+
+  router.delete('/templates/:id', secret, (ctx) => {
+    deleteTemplate(app, projectOf(ctx).id, ctx.params.id!);
+    ctx.status = 204;
+  });
+
+  router.post('/templates/:id/duplicate', secret, (ctx) => {
+    ctx.status = 201;
+    ctx.body = { id: duplicateTemplate(app, projectOf(ctx).id, ctx.params.id!).id };
+  });
+
+  router.get('/templates/:id/usage', secret, (ctx) => {
+    ctx.body = usageOfTemplate(app, projectOf(ctx).id, ctx.params.id!);
+  });
+
+  return router;
+}

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import type { Ctx } from '../context.js';
+import { assertSender } from '../domains/sender.js';
+import { ApiError, notFound } from '../errors.js';
+import { deleteTemplateRow, findTemplateById, insertTemplate, updateTemplate, type Template, type TemplateType } from './store.js';
+import { templateUsage, type TemplateUsage } from './usage.js';
+
+export interface TemplateInput {
+  name: string;
+  description?: string | null;
+  subject: string;
+  body: string;
+  from: string;
+  fromName?: string | null;
+  replyTo?: string | null;
+  type?: TemplateType;
+}
+
+export type TemplatePatch = Partial<TemplateInput>;
+
+export function createTemplate(ctx: Ctx, projectId: string, input: TemplateInput): Template {
+  assertSender(ctx, projectId, input.from);
+  const now = ctx.clock.now();
+  const template: Template = {
+    id: randomUUID(),
+    projectId,
+    name: input.name,
+    description: input.description ?? null,
+    subject: input.subject,
+    body: input.body,
+    from: input.from,
+    fromName: input.fromName ?? null,
+    replyTo: input.replyTo ?? null,
+    type: input.type ?? 'MARKETING',
+    createdAt: now,
+    updatedAt: now,
+  };
+  insertTemplate(ctx.db, template);
+  return template;
+}
+
+export function getTemplate(ctx: Ctx, projectId: string, id: string): Template {
+  const template = findTemplateById(ctx.db, projectId, id);
+  if (!template) throw notFound('Template');
+  return template;
+}
+
+/** Applies the given fields; a sender that changes must pass the domain check again. */
+export function patchTemplate(ctx: Ctx, projectId: string, id: string, patch: TemplatePatch): Template {
+  return ctx.bus.tx(() => {
+    const existing = getTemplate(ctx, projectId, id);
+    if (patch.from !== undefined && patch.from.toLowerCase() !== existing.from.toLowerCase()) assertSender(ctx, projectId, patch.from);
+    const template: Template = {
+      ...existing,
+      name: patch.name ?? existing.name,
+      description: patch.description === undefined ? existing.description : patch.description,
+      subject: patch.subject ?? existing.subject,
+      body: patch.body ?? existing.body,
+      from: patch.from ?? existing.from,
+      fromName: patch.fromName === undefined ? existing.fromName : patch.fromName,
+      replyTo: patch.replyTo === undefined ? existing.replyTo : patch.replyTo,
+      type: patch.type ?? existing.type,
+      updatedAt: ctx.clock.now(),
+    };
+    updateTemplate(ctx.db, template);
+    return template;
+  });
+}
+
+export function usageOfTemplate(ctx: Ctx, projectId: string, id: string): TemplateUsage {
+  return templateUsage(ctx, projectId, getTemplate(ctx, projectId, id).id);
+}
+
+/** Refused while a workflow step would still send it. */
+export function deleteTemplate(ctx: Ctx, projectId: string, id: string): void {
+  ctx.bus.tx(() => {
+    const { workflowSteps } = usageOfTemplate(ctx, projectId, id);
+    if (workflowSteps.length > 0) {
+      throw new ApiError(409, 'CONFLICT', `The template is used by ${workflowSteps.length} workflow step(s)`, {
+        details: { workflowSteps },
+        suggestion: 'Point those workflow steps at another template, or delete them, first',
+      });
+    }
+    deleteTemplateRow(ctx.db, projectId, id);
+  });
+}
+
+/** A copy named `NAME (Copy)`, with its own id and timestamps. */
+export function duplicateTemplate(ctx: Ctx, projectId: string, id: string): Template {
+  return ctx.bus.tx(() => {
+    const original = getTemplate(ctx, projectId, id);
+    const now = ctx.clock.now();
+    const copy: Template = { ...original, id: randomUUID(), name: `${original.name} (Copy)`, createdAt: now, updatedAt: now };
+    insertTemplate(ctx.db, copy);
+    return copy;
+  });
+}

@@ -1,0 +1,139 @@
+import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
+
+export interface SinkMessage {
+  mailFrom: string;
+  rcptTo: string[];
+  raw: Buffer;
+  /** The EHLO/HELO name the client gave. */
+  helo: string;
+  /** Whether the session was upgraded with STARTTLS. */
+  secure: boolean;
+}
+
+/** An answer for one recipient; `null`, or a code below 400, accepts it. */
+export type RecipientAnswer = { code: number; message: string } | null;
+
+export interface SinkOptions {
+  /** Require AUTH PLAIN or LOGIN with these credentials. */
+  auth?: { user: string; pass: string };
+  /** Offer STARTTLS, with smtp-server's built-in self-signed certificate for tests. */
+  tls?: boolean;
+  /** Hide STARTTLS from EHLO; defaults to `!tls`. */
+  hideSTARTTLS?: boolean;
+}
+
+export interface SmtpSink {
+  port: number;
+  messages: SinkMessage[];
+  /** Decides the answer to each RCPT TO; later calls replace the decider. */
+  onRecipient(decide: (rcpt: string) => RecipientAnswer): void;
+  /** Resolves once `count` messages have arrived, rejects after `timeoutMs`. */
+  waitFor(count: number, timeoutMs: number): Promise<SinkMessage[]>;
+  /** Connections accepted since the start. */
+  readonly connections: number;
+  close(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+/** Connections a client leaves open are cut after this long on close. */
+const CLOSE_TIMEOUT_MS = 500;
+
+function smtpError(answer: { code: number; message: string }): Error {
+  return Object.assign(new Error(answer.message), { responseCode: answer.code });
+}
+
+/** An SMTP server on loopback that keeps every message it accepts, for delivery tests. */
+export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink> {
+  const messages: SinkMessage[] = [];
+  const waiters = new Set<() => void>();
+  let decide: (rcpt: string) => RecipientAnswer = () => null;
+  let connections = 0;
+  const { auth, tls = false } = options;
+
+  const authOptions: SMTPServerOptions = auth
+    ? {
+        authMethods: ['PLAIN', 'LOGIN'],
+        allowInsecureAuth: !tls,
+        onAuth(credentials, _session, callback) {
+          if (credentials.username === auth.user && credentials.password === auth.pass) {
+            callback(null, { user: auth.user });
+          } else {
+            callback(Object.assign(new Error('Invalid credentials'), { responseCode: 535 }));
+          }
+        },
+      }
+    : { authOptional: true, disabledCommands: ['AUTH'] };
+
+  const server = new SMTPServer({
+    ...authOptions,
+    name: 'sink.test',
+    logger: false,
+    disableReverseLookup: true,
+    hideSTARTTLS: options.hideSTARTTLS ?? !tls,
+    closeTimeout: CLOSE_TIMEOUT_MS,
+    onConnect(_session, callback) {
+      connections++;
+      callback();
+    },
+    onRcptTo(address, _session, callback) {
+      const answer = decide(address.address);
+      callback(answer && answer.code >= 400 ? smtpError(answer) : null);
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const { mailFrom, rcptTo } = session.envelope;
+        messages.push({
+          mailFrom: mailFrom ? mailFrom.address : '',
+          rcptTo: rcptTo.map((rcpt) => rcpt.address),
+          raw: Buffer.concat(chunks),
+          helo: session.hostNameAppearsAs,
+          secure: session.secure,
+        });
+        for (const wake of waiters) wake();
+        callback();
+      });
+    },
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  // Errors of single sessions (a client hanging up) must not crash the test run.
+  server.on('error', () => undefined);
+  const bound = server.server.address();
+  if (!bound || typeof bound === 'string') throw new Error('SMTP sink has no TCP address');
+
+  return {
+    port: bound.port,
+    messages,
+    onRecipient(fn) {
+      decide = fn;
+    },
+    get connections() {
+      return connections;
+    },
+    waitFor(count, timeoutMs) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (messages.length < count) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve(messages.slice(0, count));
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`SMTP sink got ${messages.length} of ${count} messages within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
