@@ -162,7 +162,7 @@ const CASES: Record<string, Case> = {
   'gmail-html-only.eml': {
     envelope: verp('a24f6c10-ef8c-4f55-a857-50c1bdf359b1'),
     expected: bounce({
-      bounceType: 'Permanent',
+      bounceType: 'Transient',
       status: '5.2.2',
       diagnosticIncludes: "552 5.2.2 The recipient's inbox is out of storage space",
       recipient: 'mia@blocked.example',

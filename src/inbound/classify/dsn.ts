@@ -1,6 +1,6 @@
 import { addressOfField } from './fields.js';
 import type { Fields } from './fields.js';
-import { bounceTypeOfStatus, enhancedStatusIn } from './smtp-status.js';
+import { bounceTypeOfStatus, enhancedStatusIn, isMailboxFull } from './smtp-status.js';
 import type { BounceDetails, BounceType } from './types.js';
 
 const SUCCESS_ACTIONS = new Set(['delivered', 'relayed', 'expanded']);
@@ -23,6 +23,7 @@ function recipientOutcome(fields: Fields): BounceType | 'success' | null {
   if (SUCCESS_ACTIONS.has(action)) return 'success';
   const status = enhancedStatusIn(fields.get('status'));
   const statusType = bounceTypeOfStatus(status);
+  if (isMailboxFull(status)) return 'Transient';
   if (action === 'failed' || statusType === 'Permanent') return 'Permanent';
   if (action === 'delayed' || statusType === 'Transient') return 'Transient';
   return status?.[0] === '2' ? 'success' : null;

@@ -31,9 +31,11 @@ export function failureStatusIn(text: string): { status: string; line: string } 
 }
 
 /** Permanent for a 5 class, Transient for a 4 class, null for anything else. */
+/** A full mailbox (x.2.2) is temporary in practice: unsubscribing the contact for it would be wrong. */
+export const isMailboxFull = (status: string | null): boolean => status?.slice(1) === '.2.2';
+
 export function bounceTypeOfStatus(status: string | null): BounceType | null {
-  // A full mailbox (x.2.2) is temporary in practice: unsubscribing the contact for it would be wrong.
-  if (status === '5.2.2') return 'Transient';
+  if (isMailboxFull(status)) return 'Transient';
   if (status?.[0] === '5') return 'Permanent';
   if (status?.[0] === '4') return 'Transient';
   return null;
