@@ -9,7 +9,19 @@ export interface Config {
   /** null in the file means the machine's host name. */
   hostname: string;
   dns: { servers: string[] };
-  delivery: { mode: 'mx' | 'relay'; relay: string | null; port: number };
+  delivery: {
+    mode: 'mx' | 'relay';
+    relay: string | null;
+    port: number;
+    /** Seconds a deferred email keeps being retried before it ends as a transient bounce. */
+    maxAge: number;
+    /** Deliveries in progress at once, over all destinations. */
+    concurrency: number;
+    /** Deliveries in progress at once per recipient domain. */
+    perDomainConcurrency: number;
+    /** Deliveries started per minute per project; 0 is no throttle. */
+    throttlePerMinute: number;
+  };
   adminToken: string | null;
   webhooks: { allowPrivate: boolean };
   rateLimit: { perMinute: number };
@@ -37,6 +49,10 @@ const KEYS: { path: string; env: string; kind: Kind; def: unknown; oneOf?: strin
   { path: 'delivery.mode', env: 'POSTMILL_DELIVERY_MODE', kind: 'string', def: 'mx', oneOf: ['mx', 'relay'] },
   { path: 'delivery.relay', env: 'POSTMILL_DELIVERY_RELAY', kind: 'nullableString', def: null },
   { path: 'delivery.port', env: 'POSTMILL_DELIVERY_PORT', kind: 'port', def: 25 },
+  { path: 'delivery.maxAge', env: 'POSTMILL_DELIVERY_MAX_AGE', kind: 'count', def: 3 * 24 * 3600 },
+  { path: 'delivery.concurrency', env: 'POSTMILL_DELIVERY_CONCURRENCY', kind: 'count', def: 50 },
+  { path: 'delivery.perDomainConcurrency', env: 'POSTMILL_DELIVERY_PER_DOMAIN_CONCURRENCY', kind: 'count', def: 5 },
+  { path: 'delivery.throttlePerMinute', env: 'POSTMILL_DELIVERY_THROTTLE_PER_MINUTE', kind: 'count', def: 0 },
   { path: 'adminToken', env: 'POSTMILL_ADMIN_TOKEN', kind: 'nullableString', def: null },
   { path: 'webhooks.allowPrivate', env: 'POSTMILL_WEBHOOKS_ALLOW_PRIVATE', kind: 'boolean', def: false },
   { path: 'rateLimit.perMinute', env: 'POSTMILL_RATE_LIMIT_PER_MINUTE', kind: 'count', def: 1000 },
@@ -137,6 +153,9 @@ export function loadConfig(file: string | null, env: NodeJS.ProcessEnv = process
   }
   if (config.delivery.relay && !/^smtps?:\/\//.test(config.delivery.relay)) {
     throw new ConfigError('invalid configuration key "delivery.relay": expected smtp://user:pass@host:port or smtps://...');
+  }
+  if (config.delivery.concurrency < 1 || config.delivery.perDomainConcurrency < 1) {
+    throw new ConfigError('invalid configuration key "delivery.concurrency": delivery concurrency must be at least 1');
   }
   if (config.testHooks && !config.adminToken) {
     throw new ConfigError('invalid configuration key "testHooks": needs adminToken to be set');

@@ -1,11 +1,12 @@
 import type { Bus } from './bus/bus.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
+import type { Dns } from './dns/resolver.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Logger } from './log.js';
 import type { Db } from './store/db.js';
 
-/** What services work with: the store, the event bus, the job queue, time and configuration. No HTTP. */
+/** What services work with: the store, the event bus, the job queue, time, DNS and configuration. No HTTP. */
 export interface Ctx {
   db: Db;
   bus: Bus;
@@ -13,4 +14,6 @@ export interface Ctx {
   clock: Clock;
   config: Config;
   log: Logger;
+  /** The one resolver (`dns.servers`) for MX, TXT, A, NS lookups. */
+  dns: Dns;
 }

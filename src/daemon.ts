@@ -13,6 +13,12 @@ import { JobQueue } from './jobs/queue.js';
 import { recurring, scheduleRecurring } from './jobs/recurring.js';
 import { JobRunner } from './jobs/runner.js';
 import { createLogger } from './log.js';
+import { DELIVER_JOB } from './emails/service.js';
+import { deliveryJob } from './delivery/job.js';
+import { SendThrottle } from './delivery/throttle.js';
+import { registerDomainJobs } from './domains/jobs.js';
+import { createDelivery } from './mail/outbound/deliver.js';
+import { createDns } from './dns/resolver.js';
 import { ensureDefaultProject, type ProjectKeys } from './projects/service.js';
 import { openStore } from './store/db.js';
 
@@ -44,13 +50,31 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   const db = openStore(config.dataDir);
   const bus = createBus(db, clock, log);
   const jobs = new JobQueue(db, clock);
-  const ctx: Ctx = { db, bus, jobs, clock, config, log };
+  const ctx: Ctx = { db, bus, jobs, clock, config, log, dns: createDns(config.dns.servers) };
   loadSchemas();
 
   const createdProject = ensureDefaultProject(db, clock);
   const runner = new JobRunner(jobs, clock, log);
   runner.register('sweep.idempotency', recurring(clock, HOUR, () => void sweepIdempotencyKeys(db, clock.now())));
   scheduleRecurring(jobs, 'sweep.idempotency', clock.now() + HOUR);
+  registerDomainJobs(runner, ctx);
+  const delivery = createDelivery({
+    dns: ctx.dns,
+    hostname: config.hostname,
+    port: config.delivery.port,
+    mode: config.delivery.mode,
+    ...(config.delivery.relay ? { relay: config.delivery.relay } : {}),
+    perDomainConcurrency: config.delivery.perDomainConcurrency,
+  });
+  runner.register(
+    DELIVER_JOB,
+    deliveryJob(ctx, {
+      delivery,
+      throttle: new SendThrottle(clock, config.delivery.throttlePerMinute),
+      concurrency: config.delivery.concurrency,
+      maxAgeMs: config.delivery.maxAge * 1000,
+    }),
+  );
 
   clock.onAdvance(() => runner.wake());
   const koa = createHttpApp(ctx, config.testHooks ? [testHookRoutes(clock, config.adminToken)] : []);
@@ -77,6 +101,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
         await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
         await listener.close();
         await runner.stop(7_000);
+        await delivery.close();
         server.closeAllConnections();
         db.close();
       },
@@ -84,6 +109,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   } catch (err) {
     server.close();
     await inbound?.close();
+    await delivery.close();
     db.close();
     throw err;
   }

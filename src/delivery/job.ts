@@ -1,0 +1,88 @@
+import { iso } from '../clock.js';
+import type { Ctx } from '../context.js';
+import { recordBounce } from '../bounces/record.js';
+import { dkimFor } from '../domains/signing.js';
+import { emailEventBase } from '../emails/present.js';
+import type { DeliverPayload } from '../emails/service.js';
+import { findEmailById, type Email } from '../emails/store.js';
+import { verpAddress } from '../inbound/classify/verp.js';
+import type { JobHandler, Reschedule } from '../jobs/runner.js';
+import type { Delivery, DeliveryResult } from '../mail/outbound/deliver.js';
+import { suppressionOf } from '../suppressions/store.js';
+import { retryDelayMs } from './schedule.js';
+import { signMessage } from './sign.js';
+import { markDeferred, markDelivered, messageOf, setEmailStatus, storeSigned } from './store.js';
+import type { SendThrottle } from './throttle.js';
+
+const FINAL = new Set(['delivered', 'bounced', 'failed', 'suppressed']);
+
+export interface DeliveryJobOptions {
+  delivery: Delivery;
+  throttle: SendThrottle;
+  concurrency: number;
+  /** Deferred mail older than this ends as a transient bounce. */
+  maxAgeMs: number;
+}
+
+/** The bytes to send: signed with the sender domain's DKIM key on the first attempt, stored, reused after. */
+async function signedMessage(ctx: Ctx, email: Email): Promise<Buffer | null> {
+  const message = messageOf(ctx.db, email.id);
+  if (!message) return null;
+  if (message.signed) return message.raw;
+  const key = dkimFor(ctx, email.projectId, email.senderDomain);
+  if (!key) return message.raw; // the domain lost its verification after acceptance: send unsigned rather than lose it
+  const signed = await signMessage(message.raw, key);
+  storeSigned(ctx.db, email.id, signed);
+  return signed;
+}
+
+function recordDelivered(ctx: Ctx, email: Email, response: string): void {
+  ctx.bus.tx(() => {
+    const now = ctx.clock.now();
+    markDelivered(ctx.db, email.id, response, now);
+    ctx.bus.emit({
+      projectId: email.projectId,
+      name: 'email.delivery',
+      contactId: email.contactId,
+      emailId: email.id,
+      data: { ...emailEventBase(email), deliveredAt: iso(now) },
+      at: now,
+    });
+  });
+}
+
+function settle(ctx: Ctx, email: Email, result: DeliveryResult, maxAgeMs: number): Reschedule | void {
+  if (result.status === 'delivered') return recordDelivered(ctx, email, result.response);
+  if (result.status === 'bounced') return recordBounce(ctx, email, { bounceType: 'Permanent', diagnostic: result.response });
+  const now = ctx.clock.now();
+  if (now - email.createdAt >= maxAgeMs) {
+    return recordBounce(ctx, email, { bounceType: 'Transient', diagnostic: result.response, final: true });
+  }
+  const deferrals = markDeferred(ctx.db, email.id, result.response, now);
+  return { retryAt: now + retryDelayMs(deferrals), reason: result.response };
+}
+
+/**
+ * The durable `email.deliver` job: one email to its recipient's MX (or the relay), signed once,
+ * with the VERP return path. Safe to run twice: a final status ends it at once.
+ */
+export function deliveryJob(ctx: Ctx, opts: DeliveryJobOptions): JobHandler<DeliverPayload> {
+  return {
+    concurrency: opts.concurrency,
+    async run(job) {
+      const email = job.projectId ? findEmailById(ctx.db, job.projectId, job.payload.emailId) : null;
+      if (!email || FINAL.has(email.status)) return;
+      if (email.sourceType !== 'TRANSACTIONAL' && suppressionOf(ctx.db, email.projectId, email.to)) {
+        setEmailStatus(ctx.db, email.id, 'suppressed', null, ctx.clock.now());
+        return;
+      }
+      const waitUntil = opts.throttle.take(email.projectId);
+      if (waitUntil !== null) return { retryAt: waitUntil, reason: 'project send throttle' };
+      const raw = await signedMessage(ctx, email);
+      if (!raw) return;
+      setEmailStatus(ctx.db, email.id, 'sending', null, ctx.clock.now());
+      const result = await opts.delivery.deliver({ from: verpAddress(email.id, email.senderDomain), to: email.to, raw });
+      return settle(ctx, email, result, opts.maxAgeMs);
+    },
+  };
+}

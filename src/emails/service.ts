@@ -1,0 +1,30 @@
+import { iso } from '../clock.js';
+import type { Ctx } from '../context.js';
+import { emailEventBase } from './present.js';
+import { insertEmail, type Email } from './store.js';
+
+export const DELIVER_JOB = 'email.deliver';
+
+export interface DeliverPayload {
+  emailId: string;
+}
+
+/**
+ * Accepts a composed email for delivery: the record and its raw message, the durable delivery
+ * job and the email.sent event, all in the caller's transaction (or one of their own).
+ */
+export function queueEmail(ctx: Ctx, email: Email, raw: Buffer): void {
+  ctx.bus.tx(() => {
+    insertEmail(ctx.db, email, raw);
+    const payload: DeliverPayload = { emailId: email.id };
+    ctx.jobs.enqueue(DELIVER_JOB, payload, { projectId: email.projectId, uniqueKey: `deliver:${email.id}` });
+    ctx.bus.emit({
+      projectId: email.projectId,
+      name: 'email.sent',
+      contactId: email.contactId,
+      emailId: email.id,
+      data: { ...emailEventBase(email), sentAt: iso(email.createdAt) },
+      at: email.createdAt,
+    });
+  });
+}

@@ -1,0 +1,41 @@
+import type { StoredEvent } from '../bus/bus.js';
+import type { ContactData } from '../contacts/data.js';
+import { getContact, upsertContact } from '../contacts/service.js';
+import type { Contact } from '../contacts/store.js';
+import type { Ctx } from '../context.js';
+import { badRequest } from '../errors.js';
+import { eventData } from './data.js';
+import { groupCommit } from './group-commit.js';
+import { assertTrackable, isReservedEventName } from './names.js';
+import { deleteEventsNamed, listContactEvents, type EventRecord } from './store.js';
+
+export interface TrackInput {
+  email: string;
+  event: string;
+  subscribed?: boolean;
+  data?: ContactData;
+}
+
+/**
+ * Upserts the contact (new ones subscribed unless `subscribed: false`) and records the event with
+ * its data in the same transaction (a group commit). One-off values go to the event, never to the contact.
+ */
+export function trackEvent(ctx: Ctx, projectId: string, input: TrackInput): Promise<{ contact: Contact; event: StoredEvent }> {
+  assertTrackable(input.event);
+  return groupCommit(ctx.bus)(() => {
+    const { contact } = upsertContact(ctx, projectId, { email: input.email, subscribed: input.subscribed, data: input.data }, true);
+    const event = ctx.bus.emit({ projectId, name: input.event, contactId: contact.id, data: eventData(input.data) });
+    return { contact, event };
+  });
+}
+
+/** Every event of a contact of this project, newest first (404 for another project's contact). */
+export function eventsOfContact(ctx: Ctx, projectId: string, contactId: string, limit: number): EventRecord[] {
+  return listContactEvents(ctx.db, projectId, getContact(ctx, projectId, contactId).id, limit);
+}
+
+/** Deletes every event of the name; the service's own names are history and stay. */
+export function deleteEventName(ctx: Ctx, projectId: string, name: string): { deleted: number } {
+  if (isReservedEventName(name)) throw badRequest(`"${name}" is an event the service emits and cannot be deleted`, 'Delete events you tracked yourself');
+  return { deleted: deleteEventsNamed(ctx.db, projectId, name) };
+}

@@ -1,0 +1,119 @@
+// The MIME message of one email, composed once when the send is accepted (DKIM is added at delivery).
+import MailComposer, { type MailComposerOptions } from 'nodemailer/lib/mail-composer';
+import type { MimeNodeHeader } from 'nodemailer/lib/mime-node';
+import { serializeMime } from './compose/serialize.js';
+import { htmlToText } from './html-to-text.js';
+
+export interface Mailbox {
+  email: string;
+  name: string | null;
+}
+
+export interface ComposeAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+  contentId: string | null;
+  disposition: 'attachment' | 'inline';
+}
+
+export interface ComposeInput {
+  emailId: string;
+  /** Our host name: the domain of the Message-ID. */
+  hostname: string;
+  date: Date;
+  from: Mailbox;
+  to: Mailbox;
+  replyTo: string | null;
+  subject: string;
+  html: string;
+  attachments: ComposeAttachment[];
+  /** The caller's headers: they replace ours of the same name, whatever the case. */
+  headers: Record<string, string>;
+  /** MARKETING and HEADLESS mail: RFC 8058 one-click unsubscribe and its mailto fallback. */
+  unsubscribe: { url: string; mailto: string } | null;
+}
+
+export interface ComposedMessage {
+  raw: Buffer;
+  /** As written in the message, angle brackets included. */
+  messageId: string;
+}
+
+export const EMAIL_ID_HEADER = 'X-Postmill-Email-Id';
+
+/**
+ * Headers a caller may not set: the addresses and subject come from their own fields, the MIME
+ * structure from the composer, and the email id header is what ties replies and bounces to the record.
+ */
+export const PROTECTED_HEADERS = new Set(
+  [
+    'from',
+    'sender',
+    'to',
+    'cc',
+    'bcc',
+    'subject',
+    'date',
+    'mime-version',
+    'content-type',
+    'content-transfer-encoding',
+    'content-disposition',
+    'content-id',
+    'return-path',
+    'dkim-signature',
+    EMAIL_ID_HEADER,
+  ].map((name) => name.toLowerCase()),
+);
+
+const toCrlf = (text: string) => text.replace(/\r\n|\r|\n/g, '\r\n');
+
+/** What MailComposer is given for this email; exported so tests can build the same tree. */
+export function composerOptions(input: ComposeInput): MailComposerOptions {
+  const caller = new Map<string, { key: string; value: string }>();
+  for (const [key, value] of Object.entries(input.headers)) {
+    if (!PROTECTED_HEADERS.has(key.toLowerCase())) caller.set(key.toLowerCase(), { key, value });
+  }
+  const ours: MimeNodeHeader[] = [{ key: EMAIL_ID_HEADER, value: input.emailId }];
+  if (input.unsubscribe) {
+    ours.push(
+      { key: 'List-Unsubscribe', value: `<${input.unsubscribe.url}>, <mailto:${input.unsubscribe.mailto}>` },
+      { key: 'List-Unsubscribe-Post', value: 'List-Unsubscribe=One-Click' },
+      { key: 'Precedence', value: 'bulk' },
+    );
+  }
+  // Message-ID and Reply-To are composer fields that would replace a header of the same name.
+  const messageId = caller.get('message-id')?.value ?? `<${input.emailId}@${input.hostname}>`;
+  const replyTo = caller.get('reply-to')?.value ?? input.replyTo;
+  caller.delete('message-id');
+  caller.delete('reply-to');
+  const html = toCrlf(input.html);
+  return {
+    from: { name: input.from.name ?? '', address: input.from.email },
+    to: { name: input.to.name ?? '', address: input.to.email },
+    ...(replyTo ? { replyTo } : {}),
+    subject: input.subject,
+    messageId,
+    date: input.date,
+    html,
+    text: toCrlf(htmlToText(html)),
+    attachments: input.attachments.map((a) => ({
+      filename: a.filename,
+      content: a.content,
+      contentType: a.contentType,
+      contentDisposition: a.disposition,
+      // base64 for every part, message/* included: caller bytes never become MIME structure
+      contentTransferEncoding: 'base64',
+      ...(a.contentId ? { cid: a.contentId } : {}),
+    })),
+    headers: [...ours.filter((h) => !caller.has(h.key.toLowerCase())), ...caller.values()],
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  };
+}
+
+export function composeMessage(input: ComposeInput): ComposedMessage {
+  const root = new MailComposer(composerOptions(input)).compile();
+  const raw = serializeMime(root);
+  return { raw, messageId: root.encodeHeaderValue('Message-ID', root.getHeader('Message-ID')) };
+}

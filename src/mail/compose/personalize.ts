@@ -1,0 +1,61 @@
+// One message for one contact: variables rendered, subscription links signed, MIME composed.
+import type { ContactData } from '../../contacts/data.js';
+import type { Contact } from '../../contacts/store.js';
+import type { Ctx } from '../../context.js';
+import type { MessageType } from '../../emails/store.js';
+import { renderHtml, renderSubject } from '../../templates/render.js';
+import { composeMessage, type ComposeAttachment, type Mailbox } from '../compose.js';
+import { contactLinks } from './links.js';
+import { contactScope } from './scope.js';
+
+/** What is sent, before the recipient's variables are filled in. */
+export interface MessageContent {
+  type: MessageType;
+  /** Template sources: `{{variables}}` are rendered per recipient. */
+  subject: string;
+  html: string;
+  from: Mailbox;
+  replyTo: string | null;
+  headers: Record<string, string>;
+  attachments: ComposeAttachment[];
+  /** The verified domain that covers the sender: the bounce domain is `bounces.<senderDomain>`. */
+  senderDomain: string;
+}
+
+export interface Recipient {
+  contact: Contact;
+  /** One-off values of this request, rendered but never stored. */
+  oneOff: ContactData;
+  /** Display name for the To header. */
+  name: string | null;
+}
+
+export interface PersonalizedMessage {
+  subject: string;
+  raw: Buffer;
+  messageId: string;
+}
+
+/** MARKETING and HEADLESS content respects subscription and carries one-click unsubscribe. */
+export const respectsSubscription = (type: MessageType) => type !== 'TRANSACTIONAL';
+
+export function personalize(ctx: Ctx, content: MessageContent, recipient: Recipient, emailId: string): PersonalizedMessage {
+  const { contact } = recipient;
+  const links = contactLinks(ctx, { projectId: contact.projectId, contactId: contact.id, emailId }, content.senderDomain);
+  const scope = contactScope(contact, recipient.oneOff, links);
+  const subject = renderSubject(content.subject, scope);
+  const { raw, messageId } = composeMessage({
+    emailId,
+    hostname: ctx.config.hostname,
+    date: new Date(ctx.clock.now()),
+    from: content.from,
+    to: { email: contact.email, name: recipient.name },
+    replyTo: content.replyTo,
+    subject,
+    html: renderHtml(content.html, scope),
+    attachments: content.attachments,
+    headers: content.headers,
+    unsubscribe: respectsSubscription(content.type) ? { url: links.unsubscribeUrl, mailto: links.unsubscribeMailto } : null,
+  });
+  return { subject, raw, messageId };
+}

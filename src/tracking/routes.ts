@@ -1,0 +1,105 @@
+import { Router } from '@koa/router';
+import type { Middleware } from 'koa';
+import type { Ctx } from '../context.js';
+import type { Contact } from '../contacts/store.js';
+import { rateLimit } from '../http/rate-limit.js';
+import type { ApiContext, ApiState } from '../http/state.js';
+import { confirmSubscribePage, confirmUnsubscribePage, invalidLinkPage, managePage, subscribedPage, unsubscribedPage } from './pages.js';
+import { changeSubscription, contactOfToken, recordClick, recordOpen } from './service.js';
+import { signToken, type ContactTokenKind } from './tokens.js';
+
+/** The 1x1 transparent GIF of the open pixel. */
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+/** Public pages are limited per client address, generously for people, tightly for scripts. */
+const PUBLIC_PER_MINUTE = 300;
+const FORM_LIMIT = 4096;
+
+function html(ctx: ApiContext, body: string, status = 200): void {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Referrer-Policy', 'no-referrer');
+  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'");
+  ctx.body = body;
+}
+
+/** Reads a small urlencoded form (the manage page, RFC 8058's `List-Unsubscribe=One-Click`); bigger bodies are cut. */
+async function formOf(ctx: ApiContext): Promise<URLSearchParams> {
+  let text = '';
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    text += chunk.toString('latin1');
+    if (text.length > FORM_LIMIT) break;
+  }
+  return new URLSearchParams(text.slice(0, FORM_LIMIT));
+}
+
+/** Routes that mail links point to: no key, rate-limited per client, revealing nothing about other contacts. */
+export function trackingRoutes(app: Ctx): Router<ApiState> {
+  const router = new Router<ApiState>();
+  const limit = rateLimit(app.clock, PUBLIC_PER_MINUTE, (ctx) => `ip:${ctx.ip}`);
+  const url = (path: string) => `${app.config.publicUrl}${path}`;
+  const tokenFor = (kind: ContactTokenKind, c: Contact) => signToken(app, { kind, projectId: c.projectId, contactId: c.id });
+
+  /** Resolves the token's contact or answers the invalid-link page. */
+  const withContact =
+    (kinds: ContactTokenKind[], handle: (ctx: ApiContext, contact: Contact) => Promise<void> | void): Middleware<ApiState> =>
+    async (ctx) => {
+      const contact = contactOfToken(app, ctx.params.token ?? '', kinds);
+      if (!contact) return html(ctx, invalidLinkPage(), 404);
+      await handle(ctx, contact);
+    };
+
+  router.get('/t/o/:token', limit, (ctx) => {
+    recordOpen(app, ctx.params.token!);
+    ctx.type = 'image/gif';
+    ctx.set('Cache-Control', 'no-store, no-cache, must-revalidate, private');
+    ctx.body = PIXEL;
+  });
+
+  router.get('/t/c/:token', limit, (ctx) => {
+    const target = recordClick(app, ctx.params.token!);
+    // Only http(s) URLs are ever signed; checking again keeps a future signing bug from becoming an open redirect.
+    if (!target || !/^https?:\/\//i.test(target)) return html(ctx, invalidLinkPage(), 404);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.status = 302;
+    ctx.set('Location', target);
+    ctx.body = '';
+  });
+
+  // GET only shows a confirmation: link scanners that prefetch must not unsubscribe anyone.
+  router.get('/u/:token', limit, withContact(['unsubscribe'], (ctx, c) => html(ctx, confirmUnsubscribePage(c.email, ctx.path))));
+  // RFC 8058 one-click (and the confirmation form): always 200.
+  router.post(
+    '/u/:token',
+    limit,
+    withContact(['unsubscribe'], async (ctx, c) => {
+      await formOf(ctx);
+      changeSubscription(app, c, false);
+      html(ctx, unsubscribedPage(c.email, url(`/s/${tokenFor('subscribe', c)}`)));
+    }),
+  );
+
+  router.get('/s/:token', limit, withContact(['subscribe'], (ctx, c) => html(ctx, confirmSubscribePage(c.email, ctx.path))));
+  router.post(
+    '/s/:token',
+    limit,
+    withContact(['subscribe'], async (ctx, c) => {
+      await formOf(ctx);
+      changeSubscription(app, c, true);
+      html(ctx, subscribedPage(c.email));
+    }),
+  );
+
+  router.get('/m/:token', limit, withContact(['manage'], (ctx, c) => html(ctx, managePage(c.email, c.subscribed, ctx.path, false))));
+  router.post(
+    '/m/:token',
+    limit,
+    withContact(['manage'], async (ctx, c) => {
+      const wanted = (await formOf(ctx)).get('subscribed');
+      const updated = wanted === 'true' || wanted === 'false' ? changeSubscription(app, c, wanted === 'true') : c;
+      html(ctx, managePage(updated.email, updated.subscribed, ctx.path, true));
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,97 @@
+// Signed tokens for the links in mail (unsubscribe, subscribe, manage, open pixel, click redirect):
+// base64url of a compact binary payload followed by its HMAC-SHA256, so links are short,
+// unforgeable and name no enumerable ids.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Ctx } from '../context.js';
+import { sql, type Db } from '../store/db.js';
+
+export type ContactTokenKind = 'unsubscribe' | 'subscribe' | 'manage';
+
+export type TokenPayload =
+  | { kind: ContactTokenKind; projectId: string; contactId: string; emailId?: string }
+  | { kind: 'open'; emailId: string }
+  | { kind: 'click'; emailId: string; url: string };
+
+const KIND_CODES = { unsubscribe: 1, subscribe: 2, manage: 3, open: 4, click: 5 } as const;
+const KINDS = new Map(Object.entries(KIND_CODES).map(([kind, code]) => [code as number, kind as TokenPayload['kind']]));
+
+/** RFC 2104 allows truncating the MAC to half the hash; 128 bits keep the links short. */
+const MAC_BYTES = 16;
+const UUID_BYTES = 16;
+/** Longer input is refused before any decoding (click URLs are the only variable part). */
+const MAX_TOKEN_CHARS = 8192;
+const SECRET_SETTING = 'token.secret';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+const secrets = new WeakMap<Db, Buffer>();
+
+/** The signing key, generated into the store on first use and cached for the connection. */
+function secretOf(db: Db): Buffer {
+  let secret = secrets.get(db);
+  if (!secret) {
+    sql(db, 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(SECRET_SETTING, randomBytes(32).toString('hex'));
+    const row = sql(db, 'SELECT value FROM settings WHERE name = ?').get(SECRET_SETTING) as { value: string };
+    secrets.set(db, (secret = Buffer.from(row.value, 'hex')));
+  }
+  return secret;
+}
+
+function uuidBytes(id: string): Buffer {
+  if (!UUID.test(id)) throw new TypeError(`not a UUID: ${id}`);
+  return Buffer.from(id.replace(/-/g, ''), 'hex');
+}
+
+function uuidAt(bytes: Buffer, offset: number): string {
+  const hex = bytes.toString('hex', offset, offset + UUID_BYTES);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function encode(payload: TokenPayload): Buffer {
+  const kind = Buffer.of(KIND_CODES[payload.kind]);
+  switch (payload.kind) {
+    case 'open':
+      return Buffer.concat([kind, uuidBytes(payload.emailId)]);
+    case 'click':
+      return Buffer.concat([kind, uuidBytes(payload.emailId), Buffer.from(payload.url, 'utf8')]);
+    default: {
+      const ids = [uuidBytes(payload.projectId), uuidBytes(payload.contactId)];
+      if (payload.emailId !== undefined) ids.push(uuidBytes(payload.emailId));
+      return Buffer.concat([kind, ...ids]);
+    }
+  }
+}
+
+function decode(bytes: Buffer): TokenPayload | null {
+  const kind = KINDS.get(bytes[0]!);
+  const size = bytes.length - 1;
+  switch (kind) {
+    case undefined:
+      return null;
+    case 'open':
+      return size === UUID_BYTES ? { kind, emailId: uuidAt(bytes, 1) } : null;
+    case 'click':
+      return size > UUID_BYTES ? { kind, emailId: uuidAt(bytes, 1), url: bytes.toString('utf8', 1 + UUID_BYTES) } : null;
+    default:
+      if (size === 2 * UUID_BYTES) return { kind, projectId: uuidAt(bytes, 1), contactId: uuidAt(bytes, 17) };
+      if (size === 3 * UUID_BYTES) return { kind, projectId: uuidAt(bytes, 1), contactId: uuidAt(bytes, 17), emailId: uuidAt(bytes, 33) };
+      return null;
+  }
+}
+
+const mac = (secret: Buffer, payload: Buffer) => createHmac('sha256', secret).update(payload).digest().subarray(0, MAC_BYTES);
+
+export function signToken(ctx: Pick<Ctx, 'db'>, payload: TokenPayload): string {
+  const bytes = encode(payload);
+  return Buffer.concat([bytes, mac(secretOf(ctx.db), bytes)]).toString('base64url');
+}
+
+/** The payload of a token this store signed, or null for anything else (never throws). */
+export function verifyToken(ctx: Pick<Ctx, 'db'>, token: string): TokenPayload | null {
+  if (token.length > MAX_TOKEN_CHARS || !BASE64URL.test(token)) return null;
+  const bytes = Buffer.from(token, 'base64url');
+  if (bytes.length <= MAC_BYTES + 1) return null;
+  const payload = bytes.subarray(0, bytes.length - MAC_BYTES);
+  if (!timingSafeEqual(bytes.subarray(bytes.length - MAC_BYTES), mac(secretOf(ctx.db), payload))) return null;
+  return decode(payload);
+}
