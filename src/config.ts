@@ -5,7 +5,17 @@ export interface Config {
   dataDir: string;
   http: { host: string; port: number };
   publicUrl: string | null;
-  smtp: { host: string; port: number };
+  smtp: {
+    host: string;
+    port: number;
+    /** Largest message accepted, in bytes (announced with EHLO SIZE). */
+    maxSize: number;
+    /** PEM files for STARTTLS; without them a self-signed certificate is generated at first start. */
+    tlsKey: string | null;
+    tlsCert: string | null;
+    maxClients: number;
+    maxPerClient: number;
+  };
   /** null in the file means the machine's host name. */
   hostname: string;
   dns: { servers: string[] };
@@ -44,6 +54,11 @@ const KEYS: { path: string; env: string; kind: Kind; def: unknown; oneOf?: strin
   { path: 'publicUrl', env: 'POSTMILL_PUBLIC_URL', kind: 'nullableString', def: null },
   { path: 'smtp.host', env: 'POSTMILL_SMTP_HOST', kind: 'string', def: '127.0.0.1' },
   { path: 'smtp.port', env: 'POSTMILL_SMTP_PORT', kind: 'port', def: 2525 },
+  { path: 'smtp.maxSize', env: 'POSTMILL_SMTP_MAX_SIZE', kind: 'count', def: 40 * 1024 * 1024 },
+  { path: 'smtp.tlsKey', env: 'POSTMILL_SMTP_TLS_KEY', kind: 'nullableString', def: null },
+  { path: 'smtp.tlsCert', env: 'POSTMILL_SMTP_TLS_CERT', kind: 'nullableString', def: null },
+  { path: 'smtp.maxClients', env: 'POSTMILL_SMTP_MAX_CLIENTS', kind: 'count', def: 200 },
+  { path: 'smtp.maxPerClient', env: 'POSTMILL_SMTP_MAX_PER_CLIENT', kind: 'count', def: 20 },
   { path: 'hostname', env: 'POSTMILL_HOSTNAME', kind: 'nullableString', def: null },
   { path: 'dns.servers', env: 'POSTMILL_DNS_SERVERS', kind: 'servers', def: [] },
   { path: 'delivery.mode', env: 'POSTMILL_DELIVERY_MODE', kind: 'string', def: 'mx', oneOf: ['mx', 'relay'] },
@@ -156,6 +171,9 @@ export function loadConfig(file: string | null, env: NodeJS.ProcessEnv = process
   }
   if (config.delivery.concurrency < 1 || config.delivery.perDomainConcurrency < 1) {
     throw new ConfigError('invalid configuration key "delivery.concurrency": delivery concurrency must be at least 1');
+  }
+  if (!config.smtp.tlsKey !== !config.smtp.tlsCert) {
+    throw new ConfigError('invalid configuration key "smtp.tlsCert": smtp.tlsKey and smtp.tlsCert go together');
   }
   if (config.testHooks && !config.adminToken) {
     throw new ConfigError('invalid configuration key "testHooks": needs adminToken to be set');

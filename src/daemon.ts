@@ -8,7 +8,8 @@ import { createHttpApp } from './http/app.js';
 import { sweepIdempotencyKeys } from './http/idempotency.js';
 import { testHookRoutes } from './http/test-hooks.js';
 import { loadSchemas } from './http/validate.js';
-import { startInbound, type InboundListener } from './inbound/listener.js';
+import { INBOUND_JOB, startInbound, type InboundListener } from './inbound/listener.js';
+import { inboundJob } from './inbound/process.js';
 import { JobQueue } from './jobs/queue.js';
 import { recurring, scheduleRecurring } from './jobs/recurring.js';
 import { JobRunner } from './jobs/runner.js';
@@ -58,6 +59,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   runner.register('sweep.idempotency', recurring(clock, HOUR, () => void sweepIdempotencyKeys(db, clock.now())));
   scheduleRecurring(jobs, 'sweep.idempotency', clock.now() + HOUR);
   registerDomainJobs(runner, ctx);
+  runner.register(INBOUND_JOB, inboundJob(ctx));
   const delivery = createDelivery({
     dns: ctx.dns,
     hostname: config.hostname,
@@ -84,7 +86,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   let inbound: InboundListener | null = null;
   try {
     const bound = await listen(server, config.http.port, config.http.host);
-    inbound = await startInbound(ctx, () => false);
+    inbound = await startInbound(ctx);
     runner.start();
     const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
     const http = `http://${host}:${bound.port}`;

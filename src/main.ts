@@ -3,7 +3,6 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { startDaemon } from './daemon.js';
 import { createProject, rotateKeys, setProjectDisabled } from './projects/service.js';
 import { listProjects } from './projects/store.js';
 import { openStore, type Db } from './store/db.js';
@@ -61,6 +60,8 @@ function withStore<T>(config: Config, fn: (db: Db) => T): T {
 }
 
 async function serve(args: Args, config: Config): Promise<void> {
+  // Imported here so the project and backup commands stay quick to start.
+  const { startDaemon } = await import('./daemon.js');
   const daemon = await startDaemon(config);
   const created = daemon.createdProject;
   if (created) {

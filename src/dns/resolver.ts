@@ -8,6 +8,8 @@ export interface Dns {
   /** TXT records, each with its character-strings joined (a 2048-bit DKIM key spans several). */
   txt(domain: string): Promise<string[]>;
   ns(domain: string): Promise<string[]>;
+  /** Any record type with node:dns semantics (absence throws ENOTFOUND/ENODATA), for mailauth's checks. */
+  resolve(domain: string, rrtype: string): Promise<string[][] | string[]>;
 }
 
 /** Codes that mean "this name or type does not exist" rather than "the lookup failed". */
@@ -36,5 +38,6 @@ export function createDns(servers: string[], timeoutMs = 5000): Dns {
     aaaa: (d) => orEmpty(resolver.resolve6(d)),
     txt: async (d) => (await orEmpty(resolver.resolveTxt(d))).map((parts) => parts.join('')),
     ns: (d) => orEmpty(resolver.resolveNs(d)),
+    resolve: (d, rrtype) => resolver.resolve(d, rrtype) as Promise<string[][] | string[]>,
   };
 }

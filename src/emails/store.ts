@@ -2,7 +2,7 @@ import { sql, type Db } from '../store/db.js';
 
 export const EMAIL_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'deferred', 'bounced', 'failed', 'suppressed'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
-export type SourceType = 'TRANSACTIONAL' | 'CAMPAIGN' | 'WORKFLOW';
+export type SourceType = 'TRANSACTIONAL' | 'CAMPAIGN' | 'WORKFLOW' | 'INBOUND';
 /** The kind of content: MARKETING and HEADLESS respect subscription and carry List-Unsubscribe. */
 export type MessageType = 'TRANSACTIONAL' | 'MARKETING' | 'HEADLESS';
 

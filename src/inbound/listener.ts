@@ -1,46 +1,121 @@
-import { SMTPServer } from 'smtp-server';
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Ctx } from '../context.js';
+import { routeRecipient, type InboundRoute } from './route.js';
+import { insertInbound } from './store.js';
+import { tlsMaterial } from './tls.js';
+
+export const INBOUND_JOB = 'inbound.process';
+const MAX_RECIPIENTS = 100;
 
 export interface InboundListener {
   address: string;
   close(): Promise<void>;
 }
 
+/** An SMTP error with the reply code smtp-server sends. */
+const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
+
+/** Per-session state: the project the accepted recipients belong to. */
+const routes = new WeakMap<SMTPServerSession, InboundRoute>();
+
+async function readLimited(stream: Readable & { sizeExceeded?: boolean }): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return stream.sizeExceeded ? null : Buffer.concat(chunks);
+}
+
 /**
- * Postmill's inbound SMTP listener. It never relays: a recipient is accepted only when
- * `acceptsRecipient` says the address belongs to one of the projects' domains.
+ * Postmill's inbound SMTP listener: accepts mail only for its projects' domains (never a relay),
+ * stores each message and its processing job in one transaction, then answers 250.
  */
-export async function startInbound(app: Ctx, acceptsRecipient: (address: string) => boolean): Promise<InboundListener> {
+export async function startInbound(app: Ctx): Promise<InboundListener> {
+  const { smtp } = app.config;
+  const perClient = new Map<string, number>();
+  const tls = await tlsMaterial(app);
   const server = new SMTPServer({
     name: app.config.hostname,
-    banner: 'Postmill',
+    banner: 'Postmill ESMTP',
+    key: tls.key,
+    cert: tls.cert,
     authOptional: true,
     disabledCommands: ['AUTH'],
-    size: 40 * 1024 * 1024,
+    size: smtp.maxSize,
+    maxClients: smtp.maxClients,
+    socketTimeout: 60_000,
+    closeTimeout: 5_000,
     logger: false,
-    onRcptTo(address, _session, callback) {
-      if (acceptsRecipient(address.address)) return callback();
-      const err = new Error('5.7.1 Relaying denied: recipient domain is not served here') as Error & { responseCode: number };
-      err.responseCode = 550;
-      callback(err);
+    onConnect(session, callback) {
+      const ip = session.remoteAddress;
+      const open = perClient.get(ip) ?? 0;
+      if (open >= smtp.maxPerClient) return callback(smtpError(421, 'Too many connections from your address, try again later'));
+      perClient.set(ip, open + 1);
+      callback();
     },
-    onData(stream, _session, callback) {
-      stream.resume();
-      stream.on('end', () => callback());
+    onClose(session) {
+      const ip = session.remoteAddress;
+      const open = (perClient.get(ip) ?? 1) - 1;
+      if (open <= 0) perClient.delete(ip);
+      else perClient.set(ip, open);
+    },
+    onMailFrom(_address, session, callback) {
+      routes.delete(session);
+      callback();
+    },
+    onRcptTo(address, session, callback) {
+      if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) return callback(smtpError(452, '4.5.3 Too many recipients'));
+      const route = routeRecipient(app.db, address.address);
+      if (!route) return callback(smtpError(550, '5.7.1 Relaying denied: this server does not accept mail for that domain'));
+      const current = routes.get(session);
+      if (current && current.projectId !== route.projectId) {
+        return callback(smtpError(451, '4.5.3 Recipients of another domain: please send them in a separate message'));
+      }
+      routes.set(session, route);
+      callback();
+    },
+    onData(stream, session, callback) {
+      readLimited(stream).then(
+        (raw) => {
+          const route = routes.get(session);
+          if (!raw) return callback(smtpError(552, `5.3.4 Message exceeds the size limit of ${smtp.maxSize} bytes`));
+          if (!route) return callback(smtpError(503, '5.5.1 No valid recipients'));
+          const id = randomUUID();
+          app.bus.tx(() => {
+            insertInbound(app.db, {
+              id,
+              projectId: route.projectId,
+              mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              rcptTo: session.envelope.rcptTo.map((r) => r.address),
+              remoteIp: session.remoteAddress,
+              helo: session.hostNameAppearsAs ?? '',
+              raw,
+              createdAt: app.clock.now(),
+              processedAt: null,
+            });
+            app.jobs.enqueue(INBOUND_JOB, { id }, { projectId: route.projectId, uniqueKey: `inbound:${id}` });
+          });
+          callback(null, `2.0.0 Queued as ${id}`);
+        },
+        (err: unknown) => {
+          app.log.error('inbound message not stored', { error: String(err) });
+          callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
+        },
+      );
     },
   });
   server.on('error', (err) => app.log.warn('smtp listener error', { error: err.message }));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(app.config.smtp.port, app.config.smtp.host, () => {
+    server.listen(smtp.port, smtp.host, () => {
       server.off('error', reject);
       resolve();
     });
   });
   const bound = server.server.address();
-  const port = typeof bound === 'object' && bound ? bound.port : app.config.smtp.port;
+  const port = typeof bound === 'object' && bound ? bound.port : smtp.port;
   return {
-    address: `${app.config.smtp.host}:${port}`,
+    address: `${smtp.host}:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

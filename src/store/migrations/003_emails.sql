@@ -5,7 +5,7 @@ CREATE TABLE emails (
   contact_id        TEXT REFERENCES contacts(id) ON DELETE SET NULL,
   template_id       TEXT,                     -- kept when the template is deleted: the record is history
   campaign_id       TEXT,
-  source_type       TEXT NOT NULL CHECK (source_type IN ('TRANSACTIONAL', 'CAMPAIGN', 'WORKFLOW')),
+  source_type       TEXT NOT NULL CHECK (source_type IN ('TRANSACTIONAL', 'CAMPAIGN', 'WORKFLOW', 'INBOUND')),
   message_type      TEXT NOT NULL CHECK (message_type IN ('TRANSACTIONAL', 'MARKETING', 'HEADLESS')),
   to_email          TEXT NOT NULL,            -- the envelope recipient
   from_email        TEXT NOT NULL,

@@ -1,0 +1,43 @@
+import type { Ctx } from '../context.js';
+import { recordBounce, recordComplaint } from '../bounces/record.js';
+import { findEmailById, type Email } from '../emails/store.js';
+import type { JobHandler } from '../jobs/runner.js';
+import { sql } from '../store/db.js';
+import { classifyMessage } from './classify.js';
+import { receive } from './received.js';
+import { routeRecipient } from './route.js';
+import { findInbound, markProcessed } from './store.js';
+
+/** The email a report is about: named by VERP or X-Postmill-Email-Id, else by its Message-ID; this project only. */
+function reportedEmail(ctx: Ctx, projectId: string, emailId: string | null, messageId: string | null): Email | null {
+  if (emailId) return findEmailById(ctx.db, projectId, emailId);
+  if (!messageId) return null;
+  const row = sql(ctx.db, 'SELECT id FROM emails WHERE project_id = ? AND message_id = ?').get(projectId, messageId) as { id: string } | undefined;
+  return row ? findEmailById(ctx.db, projectId, row.id) : null;
+}
+
+/**
+ * The `inbound.process` job: classifies a stored message and turns it into bounces, complaints
+ * or email.received. Auto-replies never bounce. Safe to run twice (processed messages are skipped).
+ */
+export function inboundJob(ctx: Ctx): JobHandler<{ id: string }> {
+  return {
+    concurrency: 8,
+    async run(job) {
+      const startedAt = performance.now();
+      const msg = findInbound(ctx.db, job.payload.id);
+      if (!msg || msg.processedAt !== null) return;
+      const found = await classifyMessage(msg.raw, { mailFrom: msg.mailFrom, rcptTo: msg.rcptTo });
+      const now = () => ctx.clock.now();
+      if (found.kind === 'bounce' || found.kind === 'complaint') {
+        const email = reportedEmail(ctx, msg.projectId, found.emailId, found.originalMessageId);
+        if (email && found.kind === 'bounce') recordBounce(ctx, email, { bounceType: found.bounceType, diagnostic: found.diagnostic ?? found.status });
+        if (email && found.kind === 'complaint') recordComplaint(ctx, email, found.feedbackType);
+        return markProcessed(ctx.db, msg.id, found.kind, email?.id ?? null, now());
+      }
+      const toDomain = msg.rcptTo.some((r) => routeRecipient(ctx.db, r)?.kind === 'domain');
+      if (!toDomain) return markProcessed(ctx.db, msg.id, found.kind, null, now());
+      await receive(ctx, msg, { autoReply: found.kind === 'auto-reply', startedAt });
+    },
+  };
+}
