@@ -1,0 +1,84 @@
+import * as assert from 'uvu/assert';
+import { startTestDaemon, type DaemonOptions, type Keys, type TestDaemon } from './daemon.js';
+import { startDnsServer, type TestDnsServer } from './dns-server.js';
+import { startSmtpSink, type SinkOptions, type SmtpSink } from './smtp-sink.js';
+
+export const ADMIN = 'test-admin-token';
+
+export interface MailEnv {
+  daemon: TestDaemon;
+  dns: TestDnsServer;
+  sink: SmtpSink;
+  /** Points `domain`'s MX at the sink (through the loopback DNS). */
+  routeToSink(domain: string): void;
+  /** Registers `domain` for the project (default: the daemon's) and publishes its records so it verifies. */
+  verifySender(domain: string, project?: Keys): Promise<{ id: string; records: { type: string; name: string; value: string }[] }>;
+  /** Moves the daemon's clock forward (test hook). */
+  advance(ms: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Polls `check` until it answers a truthy value; bounded, so a broken flow fails instead of hanging. */
+export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 8000, what = 'condition'): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 40));
+  }
+}
+
+/** A daemon wired to a loopback DNS server and SMTP sink: real protocols end to end. */
+export async function startMailEnv(opts: { daemon?: DaemonOptions; sink?: SinkOptions; config?: Record<string, unknown> } = {}): Promise<MailEnv> {
+  const dns = await startDnsServer();
+  const sink = await startSmtpSink(opts.sink);
+  const daemon = await startTestDaemon({
+    ...opts.daemon,
+    config: {
+      dns: { servers: [dns.address] },
+      rateLimit: { perMinute: 0 },
+      adminToken: ADMIN,
+      testHooks: true,
+      ...opts.config,
+      delivery: { port: sink.port, ...(opts.config?.delivery as object | undefined) },
+    },
+  });
+  const env: MailEnv = {
+    daemon,
+    dns,
+    sink,
+    routeToSink(domain) {
+      dns.set(domain, 'MX', [{ exchange: `mx.${domain}`, priority: 10 }]);
+      dns.set(`mx.${domain}`, 'A', ['127.0.0.1']);
+    },
+    async verifySender(domain, project = daemon.project) {
+      const created = await daemon.request('POST', '/domains', { domain }, { key: project.secretKey });
+      assert.is(created.status, 201, JSON.stringify(created.body));
+      for (const record of created.body.records as { type: string; name: string; value: string; priority?: number }[]) {
+        if (record.type === 'TXT') dns.set(record.name, 'TXT', [record.value]);
+        if (record.type === 'MX') dns.set(record.name, 'MX', [{ exchange: record.value, priority: record.priority ?? 10 }]);
+      }
+      const verified = await daemon.request('GET', `/domains/${created.body.id}/verify`, undefined, { key: project.secretKey });
+      assert.is(verified.status, 200);
+      assert.is(verified.body.status, 'verified', JSON.stringify(verified.body));
+      return created.body;
+    },
+    async advance(ms) {
+      const r = await daemon.request('POST', '/_test/clock', { advanceMs: ms }, { key: ADMIN });
+      assert.is(r.status, 200);
+    },
+    async close() {
+      await daemon.dispose();
+      await sink.close();
+      await dns.close();
+    },
+  };
+  return env;
+}
+
+/** The events of one name (newest first) through the API. */
+export async function eventsNamed(daemon: TestDaemon, name: string, key = daemon.project.secretKey): Promise<any[]> {
+  const r = await daemon.request('GET', `/events?name=${encodeURIComponent(name)}&limit=500`, undefined, { key });
+  return r.body.data;
+}
