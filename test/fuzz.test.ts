@@ -1,9 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
-import { startDnsServer, type TestDnsServer } from './helpers/dns-server.js';
-import { verifyDomain } from './helpers/domains.js';
-import { startSmtpSink, type SmtpSink } from './helpers/smtp-sink.js';
+import type { TestDaemon } from './helpers/daemon.js';
+import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
 
 // Generated malformed bodies at /v1/send and /v1/track: each carries at least one definite
 // violation ("breaker") and random garbage elsewhere ("noise"). Never a 500, never a crash,
@@ -148,30 +146,22 @@ function bodies(breakers: ((rng: Rng, body: Body) => void)[], base: () => Body, 
   });
 }
 
+let env: MailEnv;
 let d: TestDaemon;
-let dns: TestDnsServer;
-let sink: SmtpSink;
 
 test.before(async () => {
-  dns = await startDnsServer();
-  sink = await startSmtpSink();
+  env = await startMailEnv();
+  d = env.daemon;
   // Mail is delivered to the sink: no bounce changes the counts while the fuzzing runs.
-  dns.set('example.test', 'MX', [{ exchange: 'mx.example.test', priority: 10 }]);
-  dns.set('mx.example.test', 'A', ['127.0.0.1']);
-  d = await startTestDaemon({ config: { rateLimit: { perMinute: 0 }, dns: { servers: [dns.address] }, delivery: { port: sink.port } } });
-  await verifyDomain(d, dns, 'fuzz.test');
+  env.routeToSink('example.test');
+  await env.verifySender('fuzz.test');
   // some rows to stay untouched
   await d.request('POST', '/v1/send', { to: 'seed@example.test', subject: 's', body: 'b', from: 'hello@fuzz.test' });
   await d.request('POST', '/v1/track', { email: 'seed@example.test', event: 'seeded' }, { key: d.project.publicKey });
   // the seed email is delivered (email.delivery recorded) before counting starts
-  await sink.waitFor(1, 10_000);
-  while ((await d.request('GET', '/events?name=email.delivery')).body.data.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  await eventually(async () => (await d.request('GET', '/events?name=email.delivery')).body.data.length > 0, 10_000, 'the seed delivery');
 });
-test.after(async () => {
-  await d.dispose();
-  await sink.close();
-  await dns.close();
-});
+test.after(async () => env.close());
 
 async function counts() {
   const contacts = (await d.request('GET', '/contacts?limit=1')).body.total as number;

@@ -9,10 +9,8 @@ import { composeMessage, composerOptions, type ComposeInput } from '../src/mail/
 import { serializeMime } from '../src/mail/compose/serialize.js';
 import { openStore, type Db } from '../src/store/db.js';
 import { signToken, verifyToken, type TokenPayload } from '../src/tracking/tokens.js';
-import { startTestDaemon, type Keys, type TestDaemon } from './helpers/daemon.js';
-import { startDnsServer, type TestDnsServer } from './helpers/dns-server.js';
-import { verifyDomain } from './helpers/domains.js';
-import { startSmtpSink, type SinkMessage, type SmtpSink } from './helpers/smtp-sink.js';
+import type { Keys, TestDaemon } from './helpers/daemon.js';
+import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
 
 const EMAIL_ID = '6f1c2c6e-8a51-4c4e-9d1a-0c4a8f9b1a2b';
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
@@ -234,19 +232,16 @@ tokens.run();
 // ---------------------------------------------------------------- POST /v1/send (real daemon)
 
 const send = suite('POST /v1/send');
+let env: MailEnv;
 let d: TestDaemon;
-let dns: TestDnsServer;
-let sink: SmtpSink;
 let templates: { transactional: string; marketing: string; headless: string };
 
 send.before(async () => {
-  dns = await startDnsServer();
-  sink = await startSmtpSink();
+  env = await startMailEnv();
+  d = env.daemon;
   // Recipients' mail is delivered to the sink: no bounce changes a contact behind a test's back.
-  dns.set('example.test', 'MX', [{ exchange: 'mx.example.test', priority: 10 }]);
-  dns.set('mx.example.test', 'A', ['127.0.0.1']);
-  d = await startTestDaemon({ config: { rateLimit: { perMinute: 0 }, dns: { servers: [dns.address] }, delivery: { port: sink.port } } });
-  await verifyDomain(d, dns, 'acme.test');
+  env.routeToSink('example.test');
+  await env.verifySender('acme.test');
   const create = async (type: string, extra: Record<string, unknown> = {}) => {
     const r = await d.request('POST', '/templates', {
       name: `${type} template`,
@@ -263,21 +258,9 @@ send.before(async () => {
   };
   templates = { transactional: await create('TRANSACTIONAL'), marketing: await create('MARKETING'), headless: await create('HEADLESS') };
 });
-send.after(async () => {
-  await d.dispose();
-  await sink.close();
-  await dns.close();
-});
+send.after(async () => env.close());
 
-async function delivered(rcpt: string): Promise<SinkMessage> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const found = sink.messages.find((m) => m.rcptTo.includes(rcpt));
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no message for ${rcpt} reached the sink`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const delivered = (rcpt: string) => eventually(async () => env.sink.messages.find((m) => m.rcptTo.includes(rcpt)), 10_000, `mail for ${rcpt}`);
 
 const contactOf = async (email: string, key?: Keys) => {
   const opts = key ? { key: key.secretKey } : {};

@@ -41,7 +41,8 @@ export async function checkAuth(raw: Buffer, opts: { ip: string; helo: string; s
       disableArc: true,
       disableBimi: true,
     });
-    const dkim = result.dkim.results.map((r) => verdictOf(r.status.result));
+    // mailauth calls a signature that is present but does not verify (body hash mismatch) "neutral": that is a failure.
+    const dkim = result.dkim.results.map((r) => (r.status.result === 'neutral' ? 'FAIL' : verdictOf(r.status.result)));
     return {
       spfVerdict: result.spf ? verdictOf(result.spf.status.result) : 'GRAY',
       dkimVerdict: dkim.includes('PASS') ? 'PASS' : (dkim[0] ?? 'GRAY'),

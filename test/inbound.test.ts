@@ -1,0 +1,152 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import nodemailer from 'nodemailer';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { eventsNamed, eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
+
+const fixtures = join(fileURLToPath(import.meta.url), '..', '..', '..', 'test', 'fixtures', 'inbound');
+const FIXTURE_EMAIL_ID = '786e17de-f7ae-407a-bfc8-7db485549fe9';
+
+let env: MailEnv;
+
+test.before(async () => {
+  env = await startMailEnv();
+  await env.verifySender('sender.test');
+  env.routeToSink('rcpt.test');
+});
+test.after(async () => env.close());
+
+/** Sends one raw message over SMTP to the daemon's listener; answers the server's reply or throws its error. */
+async function smtpSend(from: string, to: string[], raw: string | Buffer): Promise<string> {
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: env.daemon.smtpPort, secure: false, ignoreTLS: true, name: 'client.test' });
+  try {
+    const info = await transport.sendMail({ envelope: { from, to }, raw });
+    return info.response;
+  } finally {
+    transport.close();
+  }
+}
+
+async function smtpError(from: string, to: string[], raw: string | Buffer): Promise<{ responseCode?: number; message: string }> {
+  try {
+    await smtpSend(from, to, raw);
+  } catch (err) {
+    return err as { responseCode?: number; message: string };
+  }
+  throw new Error('expected the server to refuse');
+}
+
+/** Sends a real email through the API and waits for it to reach the sink; answers its id and contact. */
+async function sentEmail(to: string): Promise<{ emailId: string; contactId: string }> {
+  const r = await env.daemon.request('POST', '/v1/send', { to, from: 'news@sender.test', subject: 'Deals', body: '<p>Deals</p>', subscribed: true });
+  assert.is(r.status, 200, JSON.stringify(r.body));
+  const { email, contact } = r.body.data.emails[0];
+  await eventually(async () => (await eventsNamed(env.daemon, 'email.delivery')).find((e) => e.emailId === email), 8000, 'delivery');
+  return { emailId: email, contactId: contact.id };
+}
+
+const fixture = (name: string, emailId: string) =>
+  readFileSync(join(fixtures, name), 'utf8').replaceAll(FIXTURE_EMAIL_ID, emailId).replaceAll('shop.example', 'sender.test');
+
+test('mail for domains that are not ours is refused at RCPT with 550: never an open relay', async () => {
+  const err = await smtpError('someone@client.test', ['victim@elsewhere.test'], 'Subject: relay?\r\n\r\nhi\r\n');
+  assert.is(err.responseCode, 550);
+  const unverified = await env.daemon.request('POST', '/domains', { domain: 'pending.test' });
+  assert.is(unverified.status, 201);
+  const pending = await smtpError('someone@client.test', ['x@pending.test'], 'Subject: x\r\n\r\nhi\r\n');
+  assert.is(pending.responseCode, 550, 'an unverified domain does not receive');
+});
+
+test('a DSN to the VERP address is a permanent bounce: event, unsubscription with reason bounce', async () => {
+  const { emailId, contactId } = await sentEmail('alice@rcpt.test');
+  const reply = await smtpSend('', [`b-${emailId}@bounces.sender.test`], fixture('postfix-dsn-user-unknown.eml', emailId));
+  assert.match(reply, /^250/);
+  const bounce = await eventually(async () => (await eventsNamed(env.daemon, 'email.bounce')).find((e) => e.emailId === emailId), 8000, 'bounce');
+  assert.is(bounce.data.bounceType, 'Permanent');
+  assert.type(bounce.data.bouncedAt, 'string');
+  const unsub = await eventually(async () => (await eventsNamed(env.daemon, 'contact.unsubscribed')).find((e) => e.contactId === contactId));
+  assert.equal(unsub.data, { reason: 'bounce' });
+});
+
+test('an ARF report is a complaint: email.complaint, contact unsubscribed with reason complaint', async () => {
+  const { emailId, contactId } = await sentEmail('wendy@rcpt.test');
+  await smtpSend('feedbackloop@fbl.test', ['fbl@sender.test'], fixture('arf-yahoo.eml', emailId));
+  const complaint = await eventually(async () => (await eventsNamed(env.daemon, 'email.complaint')).find((e) => e.emailId === emailId), 8000, 'complaint');
+  assert.type(complaint.data.complainedAt, 'string');
+  const unsub = await eventually(async () => (await eventsNamed(env.daemon, 'contact.unsubscribed')).find((e) => e.contactId === contactId));
+  assert.equal(unsub.data, { reason: 'complaint' });
+});
+
+test('an auto-reply to the VERP address never bounces', async () => {
+  const { emailId } = await sentEmail('away@rcpt.test');
+  await smtpSend('away@rcpt.test', [`b-${emailId}@bounces.sender.test`], fixture('out-of-office.eml', emailId));
+  await new Promise((r) => setTimeout(r, 500));
+  assert.not.ok((await eventsNamed(env.daemon, 'email.bounce')).some((e) => e.emailId === emailId));
+});
+
+test('mail to a verified domain is email.received with every field, DKIM verdicts, and an upserted contact', async () => {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const der = publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+  env.dns.set('k1._domainkey.people.test', 'TXT', [`v=DKIM1; k=rsa; p=${der}`]);
+  env.dns.set('people.test', 'TXT', ['v=spf1 ip4:127.0.0.1 -all']);
+  const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: env.daemon.smtpPort,
+    secure: false,
+    ignoreTLS: true,
+    dkim: { domainName: 'people.test', keySelector: 'k1', privateKey: pem },
+  });
+  await transport.sendMail({ from: 'Bob Reply <bob@people.test>', to: 'support@sender.test', subject: 'Re: Deals', html: '<p>Thanks!</p>', text: 'Thanks!' });
+  transport.close();
+  const received = await eventually(async () => (await eventsNamed(env.daemon, 'email.received')).find((e) => e.data.from === 'bob@people.test'), 8000, 'received');
+  const d = received.data;
+  for (const field of ['messageId', 'from', 'fromHeader', 'to', 'subject', 'timestamp', 'recipients', 'hasContent', 'body', 'spamVerdict', 'virusVerdict', 'spfVerdict', 'dkimVerdict', 'dmarcVerdict', 'processingTimeMillis']) {
+    assert.ok(field in d, `email.received has ${field}`);
+  }
+  assert.is(d.subject, 'Re: Deals');
+  assert.equal(d.recipients, ['support@sender.test']);
+  assert.is(d.hasContent, true);
+  assert.match(d.body, 'Thanks!');
+  assert.is(d.dkimVerdict, 'PASS');
+  assert.is(d.spfVerdict, 'PASS');
+  assert.is(d.spamVerdict, 'DISABLED');
+  assert.is(d.virusVerdict, 'DISABLED');
+  assert.match(d.fromHeader, 'Bob Reply');
+  const contact = await env.daemon.request('GET', `/contacts/${received.contactId}`);
+  assert.is(contact.body.email, 'bob@people.test');
+
+  // The same message with its body changed after signing: DKIM fails.
+  const signed = nodemailer.createTransport({ streamTransport: true, buffer: true, dkim: { domainName: 'people.test', keySelector: 'k1', privateKey: pem } });
+  const info = await signed.sendMail({ from: 'carol@people.test', to: 'support@sender.test', subject: 'Tampered', text: 'original' });
+  const tampered = (info.message as Buffer).toString().replace('original', 'changed!');
+  await smtpSend('carol@people.test', ['support@sender.test'], tampered);
+  const bad = await eventually(async () => (await eventsNamed(env.daemon, 'email.received')).find((e) => e.data.from === 'carol@people.test'), 8000, 'tampered');
+  assert.is(bad.data.dkimVerdict, 'FAIL');
+});
+
+test('malformed MIME and 8-bit garbage get a 250 and never crash the daemon', async () => {
+  for (const name of ['malformed-mime.eml', 'eight-bit-garbage.eml']) {
+    const reply = await smtpSend('x@people.test', ['support@sender.test'], readFileSync(join(fixtures, name)));
+    assert.match(reply, /^250/);
+  }
+  const garbage = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 256));
+  assert.match(await smtpSend('x@people.test', ['support@sender.test'], garbage), /^250/);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.is((await env.daemon.request('GET', '/health', undefined, { key: null })).status, 200);
+});
+
+test('a message over the size limit is refused with 552; too many recipients with 452', async () => {
+  const big = Buffer.concat([Buffer.from('Subject: big\r\n\r\n'), Buffer.alloc(41 * 1024 * 1024, 'a\r\n')]);
+  const err = await smtpError('x@people.test', ['support@sender.test'], big);
+  assert.is(err.responseCode, 552);
+  const many = Array.from({ length: 1000 }, (_, i) => `r${i}@sender.test`);
+  const reply = await smtpSend('x@people.test', many, 'Subject: many\r\n\r\nhi\r\n').catch((e: Error) => e.message);
+  assert.match(String(reply), /250|452/);
+  assert.is((await env.daemon.request('GET', '/health', undefined, { key: null })).status, 200, 'the API is not stalled');
+});
+
+test.run();
