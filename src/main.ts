@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createProject, rotateKeys, setProjectDisabled } from './projects/service.js';
+import { createProject, rotateKeys, setProjectDisabled, setProjectTracking } from './projects/service.js';
 import { listProjects } from './projects/store.js';
 import { openStore, type Db } from './store/db.js';
 
@@ -20,6 +20,7 @@ const USAGE = `usage: postmill <command> [--config FILE] [--json]
   project list                   list projects
   project rotate-keys ID         new keys; the old ones stop working at once
   project disable ID | enable ID
+  project tracking ID on|off     open/click tracking of TRANSACTIONAL mail
   backup FILE                    online, consistent copy of the store`;
 
 class UsageError extends Error {}
@@ -122,6 +123,12 @@ function project(args: Args, config: Config): void {
       case 'enable': {
         const p = setProjectDisabled(db, systemClock, needId(), sub === 'disable') ?? missing();
         return print(args, { id: p.id, disabled: p.disabled }, `${p.id} ${p.disabled ? 'disabled' : 'enabled'}`);
+      }
+      case 'tracking': {
+        const mode = args.positional[3];
+        if (mode !== 'on' && mode !== 'off') throw new UsageError('project tracking ID needs on or off');
+        const p = setProjectTracking(db, systemClock, needId(), mode === 'on') ?? missing();
+        return print(args, { id: p.id, trackTransactional: p.trackTransactional }, `${p.id} transactional tracking ${mode}`);
       }
       default:
         throw new UsageError(`unknown project command ${sub ?? ''}`);

@@ -24,16 +24,20 @@ export interface DeliveryJobOptions {
   maxAgeMs: number;
 }
 
-/** The bytes to send: signed with the sender domain's DKIM key on the first attempt, stored, reused after. */
-async function signedMessage(ctx: Ctx, email: Email): Promise<Buffer | null> {
+interface Outgoing {
+  raw: Buffer;
+  /** Signed in this attempt and not stored yet: kept only if another attempt will need it. */
+  freshlySigned: boolean;
+}
+
+/** The bytes to send: signed with the sender domain's DKIM key once; a stored signed copy is reused. */
+async function outgoing(ctx: Ctx, email: Email): Promise<Outgoing | null> {
   const message = messageOf(ctx.db, email.id);
   if (!message) return null;
-  if (message.signed) return message.raw;
+  if (message.signed) return { raw: message.raw, freshlySigned: false };
   const key = dkimFor(ctx, email.projectId, email.senderDomain);
-  if (!key) return message.raw; // the domain lost its verification after acceptance: send unsigned rather than lose it
-  const signed = await signMessage(message.raw, key);
-  storeSigned(ctx.db, email.id, signed);
-  return signed;
+  if (!key) return { raw: message.raw, freshlySigned: false }; // the domain lost its verification after acceptance: send unsigned rather than lose it
+  return { raw: await signMessage(message.raw, key), freshlySigned: true };
 }
 
 function recordDelivered(ctx: Ctx, email: Email, response: string): void {
@@ -51,13 +55,15 @@ function recordDelivered(ctx: Ctx, email: Email, response: string): void {
   });
 }
 
-function settle(ctx: Ctx, email: Email, result: DeliveryResult, maxAgeMs: number): Reschedule | void {
+function settle(ctx: Ctx, email: Email, message: Outgoing, result: DeliveryResult, maxAgeMs: number): Reschedule | void {
   if (result.status === 'delivered') return recordDelivered(ctx, email, result.response);
   if (result.status === 'bounced') return recordBounce(ctx, email, { bounceType: 'Permanent', diagnostic: result.response });
   const now = ctx.clock.now();
   if (now - email.createdAt >= maxAgeMs) {
     return recordBounce(ctx, email, { bounceType: 'Transient', diagnostic: result.response, final: true });
   }
+  // Retries send the very bytes signed now (same signature time and body hash).
+  if (message.freshlySigned) storeSigned(ctx.db, email.id, message.raw);
   const deferrals = markDeferred(ctx.db, email.id, result.response, now);
   return { retryAt: now + retryDelayMs(deferrals), reason: result.response };
 }
@@ -78,11 +84,10 @@ export function deliveryJob(ctx: Ctx, opts: DeliveryJobOptions): JobHandler<Deli
       }
       const waitUntil = opts.throttle.take(email.projectId);
       if (waitUntil !== null) return { retryAt: waitUntil, reason: 'project send throttle' };
-      const raw = await signedMessage(ctx, email);
-      if (!raw) return;
-      setEmailStatus(ctx.db, email.id, 'sending', null, ctx.clock.now());
-      const result = await opts.delivery.deliver({ from: verpAddress(email.id, email.senderDomain), to: email.to, raw });
-      return settle(ctx, email, result, opts.maxAgeMs);
+      const message = await outgoing(ctx, email);
+      if (!message) return;
+      const result = await opts.delivery.deliver({ from: verpAddress(email.id, email.senderDomain), to: email.to, raw: message.raw });
+      return settle(ctx, email, message, result, opts.maxAgeMs);
     },
   };
 }

@@ -1,5 +1,4 @@
 import type { Ctx } from '../context.js';
-import { createDns } from '../dns/resolver.js';
 import { recurring, scheduleRecurring } from '../jobs/recurring.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { recheckDomains } from './service.js';
@@ -9,7 +8,6 @@ export const DOMAIN_CHECK_EVERY_MS = 5 * 60_000;
 
 /** The `domains.check` job: every 5 minutes every domain is checked again; one whose records vanished turns pending. */
 export function registerDomainJobs(runner: JobRunner, ctx: Ctx): void {
-  const dns = createDns(ctx.config.dns.servers);
-  runner.register('domains.check', recurring(ctx.clock, DOMAIN_CHECK_EVERY_MS, () => recheckDomains(ctx, dns)));
+  runner.register('domains.check', recurring(ctx.clock, DOMAIN_CHECK_EVERY_MS, () => recheckDomains(ctx)));
   scheduleRecurring(ctx.jobs, 'domains.check', ctx.clock.now() + DOMAIN_CHECK_EVERY_MS);
 }

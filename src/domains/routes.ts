@@ -1,6 +1,5 @@
 import { Router } from '@koa/router';
 import type { Ctx } from '../context.js';
-import { createDns } from '../dns/resolver.js';
 import { notFound } from '../errors.js';
 import type { Guards } from '../http/guards.js';
 import { projectOf, type ApiState } from '../http/state.js';
@@ -12,7 +11,6 @@ import { listProjectDomains, type Domain } from './store.js';
 export function domainRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
-  const dns = createDns(app.config.dns.servers);
   const present = (d: Domain) => presentDomain(d, app.config.hostname);
 
   router.post('/domains', secret, async (ctx) => {
@@ -28,7 +26,7 @@ export function domainRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   });
 
   router.get('/domains/:id/verify', secret, async (ctx) => {
-    ctx.body = present(await verifyDomain(app, dns, projectOf(ctx).id, ctx.params.id!));
+    ctx.body = present(await verifyDomain(app, projectOf(ctx).id, ctx.params.id!));
   });
 
   router.delete('/domains/:id', secret, (ctx) => {

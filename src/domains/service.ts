@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.js';
-import type { Dns } from '../dns/resolver.js';
 import { conflict, notFound, validationFailed } from '../errors.js';
 import { checkRecords, type CheckResult } from './check.js';
 import { generateDkimKey } from './keys.js';
@@ -70,8 +69,8 @@ function stateAfter(d: Domain, result: CheckResult, now: number): CheckState {
 }
 
 /** Checks the DNS now and stores the outcome; null when the domain was deleted meanwhile. */
-export async function checkDomain(ctx: Ctx, dns: Dns, d: Domain): Promise<Domain | null> {
-  const result = await checkRecords(dns, d, ctx.config.hostname);
+export async function checkDomain(ctx: Ctx, d: Domain): Promise<Domain | null> {
+  const result = await checkRecords(ctx.dns, d, ctx.config.hostname);
   const state = stateAfter(d, result, ctx.clock.now());
   if (!saveCheck(ctx.db, d.id, state)) return null;
   if (d.status === 'verified' && state.status === 'pending') {
@@ -80,8 +79,8 @@ export async function checkDomain(ctx: Ctx, dns: Dns, d: Domain): Promise<Domain
   return { ...d, ...state, updatedAt: state.lastCheckedAt };
 }
 
-export async function verifyDomain(ctx: Ctx, dns: Dns, projectId: string, id: string): Promise<Domain> {
-  const checked = await checkDomain(ctx, dns, getDomain(ctx, projectId, id));
+export async function verifyDomain(ctx: Ctx, projectId: string, id: string): Promise<Domain> {
+  const checked = await checkDomain(ctx, getDomain(ctx, projectId, id));
   if (!checked) throw notFound('Domain');
   return checked;
 }
@@ -90,10 +89,10 @@ export async function verifyDomain(ctx: Ctx, dns: Dns, projectId: string, id: st
 const RECHECK_PARALLEL = 8;
 
 /** Re-checks every domain of every project, pending and verified (the 5-minute job). */
-export async function recheckDomains(ctx: Ctx, dns: Dns): Promise<void> {
+export async function recheckDomains(ctx: Ctx): Promise<void> {
   const domains = listAllDomains(ctx.db);
   for (let i = 0; i < domains.length; i += RECHECK_PARALLEL) {
-    await Promise.all(domains.slice(i, i + RECHECK_PARALLEL).map((d) => checkDomain(ctx, dns, d)));
+    await Promise.all(domains.slice(i, i + RECHECK_PARALLEL).map((d) => checkDomain(ctx, d)));
   }
 }
 

@@ -7,6 +7,7 @@ import { classifyMessage } from './classify.js';
 import { receive } from './received.js';
 import { routeRecipient } from './route.js';
 import { findInbound, markProcessed } from './store.js';
+import { isUnsubscribeAddress, unsubscribeByMail } from './unsubscribe-mail.js';
 
 /** The email a report is about: named by VERP or X-Postmill-Email-Id, else by its Message-ID; this project only. */
 function reportedEmail(ctx: Ctx, projectId: string, emailId: string | null, messageId: string | null): Email | null {
@@ -34,6 +35,9 @@ export function inboundJob(ctx: Ctx): JobHandler<{ id: string }> {
         if (email && found.kind === 'bounce') recordBounce(ctx, email, { bounceType: found.bounceType, diagnostic: found.diagnostic ?? found.status });
         if (email && found.kind === 'complaint') recordComplaint(ctx, email, found.feedbackType);
         return markProcessed(ctx.db, msg.id, found.kind, email?.id ?? null, now());
+      }
+      if (msg.rcptTo.some(isUnsubscribeAddress) && unsubscribeByMail(ctx, msg.projectId, msg.raw)) {
+        return markProcessed(ctx.db, msg.id, 'unsubscribe', null, now());
       }
       const toDomain = msg.rcptTo.some((r) => routeRecipient(ctx.db, r)?.kind === 'domain');
       if (!toDomain) return markProcessed(ctx.db, msg.id, found.kind, null, now());

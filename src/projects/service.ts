@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import { newKey } from './keys.js';
-import { countProjects, getProject, insertProject, replaceKeys, setDisabled, type Project } from './store.js';
+import { countProjects, getProject, insertProject, replaceKeys, setDisabled, setTrackTransactional, type Project } from './store.js';
 
 export interface ProjectKeys {
   id: string;
@@ -34,6 +34,10 @@ export function rotateKeys(db: Db, clock: Clock, id: string): ProjectKeys | null
 
 export function setProjectDisabled(db: Db, clock: Clock, id: string, disabled: boolean): Project | null {
   return setDisabled(db, id, disabled, clock.now()) ? getProject(db, id) : null;
+}
+
+export function setProjectTracking(db: Db, clock: Clock, id: string, on: boolean): Project | null {
+  return setTrackTransactional(db, id, on, clock.now()) ? getProject(db, id) : null;
 }
 
 /** The first start of an empty store creates the `default` project; its keys are shown this once. */

@@ -5,6 +5,8 @@ export interface Project {
   id: string;
   name: string;
   disabled: boolean;
+  /** Open and click tracking for TRANSACTIONAL mail (always on for marketing, campaign and workflow mail). */
+  trackTransactional: boolean;
   createdAt: number;
 }
 
@@ -12,21 +14,30 @@ interface ProjectRow {
   id: string;
   name: string;
   disabled: number;
+  track_transactional: number;
   created_at: number;
 }
 
-const toProject = (r: ProjectRow): Project => ({ id: r.id, name: r.name, disabled: r.disabled === 1, createdAt: r.created_at });
+const toProject = (r: ProjectRow): Project => ({
+  id: r.id,
+  name: r.name,
+  disabled: r.disabled === 1,
+  trackTransactional: r.track_transactional === 1,
+  createdAt: r.created_at,
+});
+
+const PROJECT_COLUMNS = 'id, name, disabled, track_transactional, created_at';
 
 export function insertProject(db: Db, id: string, name: string, now: number): void {
   sql(db, 'INSERT INTO projects (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)').run(id, name, now, now);
 }
 
 export function listProjects(db: Db): Project[] {
-  return (sql(db, 'SELECT id, name, disabled, created_at FROM projects ORDER BY created_at, id').all() as ProjectRow[]).map(toProject);
+  return (sql(db, `SELECT ${PROJECT_COLUMNS} FROM projects ORDER BY created_at, id`).all() as ProjectRow[]).map(toProject);
 }
 
 export function getProject(db: Db, id: string): Project | null {
-  const row = sql(db, 'SELECT id, name, disabled, created_at FROM projects WHERE id = ?').get(id) as ProjectRow | undefined;
+  const row = sql(db, `SELECT ${PROJECT_COLUMNS} FROM projects WHERE id = ?`).get(id) as ProjectRow | undefined;
   return row ? toProject(row) : null;
 }
 
@@ -36,6 +47,10 @@ export function countProjects(db: Db): number {
 
 export function setDisabled(db: Db, id: string, disabled: boolean, now: number): boolean {
   return sql(db, 'UPDATE projects SET disabled = ?, updated_at = ? WHERE id = ?').run(disabled ? 1 : 0, now, id).changes === 1;
+}
+
+export function setTrackTransactional(db: Db, id: string, on: boolean, now: number): boolean {
+  return sql(db, 'UPDATE projects SET track_transactional = ?, updated_at = ? WHERE id = ?').run(on ? 1 : 0, now, id).changes === 1;
 }
 
 /** Replaces both keys of a project (old ones stop working at once). */
@@ -54,7 +69,7 @@ export interface KeyOwner {
 export function findKeyOwner(db: Db, key: string): KeyOwner | null {
   const row = sql(
     db,
-    `SELECT k.kind, p.id, p.name, p.disabled, p.created_at FROM api_keys k JOIN projects p ON p.id = k.project_id WHERE k.hash = ?`,
+    `SELECT k.kind, p.id, p.name, p.disabled, p.track_transactional, p.created_at FROM api_keys k JOIN projects p ON p.id = k.project_id WHERE k.hash = ?`,
   ).get(hashKey(key)) as (ProjectRow & { kind: KeyKind }) | undefined;
   return row ? { project: toProject(row), kind: row.kind } : null;
 }

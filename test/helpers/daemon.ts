@@ -55,6 +55,8 @@ export interface TestDaemon {
 export interface DaemonOptions {
   config?: Record<string, unknown>;
   env?: Record<string, string>;
+  /** Extra node flags (benchmarks pass --cpu-prof). */
+  nodeArgs?: string[];
 }
 
 interface Started {
@@ -65,8 +67,8 @@ interface Started {
   stderr: string[];
 }
 
-function launch(configFile: string, env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--json', '--config', configFile], {
+function launch(configFile: string, env: Record<string, string>, nodeArgs: string[]): Promise<Started> {
+  const child = spawn(process.execPath, [...nodeArgs, MAIN, 'serve', '--json', '--config', configFile], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -113,7 +115,8 @@ export async function startTestDaemon(opts: DaemonOptions = {}): Promise<TestDae
   };
   writeFileSync(configFile, JSON.stringify(config));
   const env = opts.env ?? {};
-  let started = await launch(configFile, env);
+  const nodeArgs = opts.nodeArgs ?? [];
+  let started = await launch(configFile, env, nodeArgs);
   const project = started.project!;
 
   const daemon: TestDaemon = {
@@ -159,7 +162,7 @@ export async function startTestDaemon(opts: DaemonOptions = {}): Promise<TestDae
       await waitExit(started.child);
     },
     async restart() {
-      started = await launch(configFile, env);
+      started = await launch(configFile, env, nodeArgs);
     },
     async dispose() {
       if (started.child.exitCode === null && started.child.signalCode === null) await daemon.stop();

@@ -5,7 +5,9 @@ import type { Ctx } from '../../context.js';
 import type { MessageType } from '../../emails/store.js';
 import { renderHtml, renderSubject } from '../../templates/render.js';
 import { composeMessage, type ComposeAttachment, type Mailbox } from '../compose.js';
-import { contactLinks } from './links.js';
+import { getProject } from '../../projects/store.js';
+import { addTracking } from '../../tracking/rewrite.js';
+import { contactLinks, trackingLinks } from './links.js';
 import { contactScope } from './scope.js';
 
 /** What is sent, before the recipient's variables are filled in. */
@@ -39,11 +41,17 @@ export interface PersonalizedMessage {
 /** MARKETING and HEADLESS content respects subscription and carries one-click unsubscribe. */
 export const respectsSubscription = (type: MessageType) => type !== 'TRANSACTIONAL';
 
+/** Opens and clicks are tracked for marketing content, and for transactional mail where the project turned it on. */
+function isTracked(ctx: Ctx, type: MessageType, projectId: string): boolean {
+  return respectsSubscription(type) || getProject(ctx.db, projectId)?.trackTransactional === true;
+}
+
 export function personalize(ctx: Ctx, content: MessageContent, recipient: Recipient, emailId: string): PersonalizedMessage {
   const { contact } = recipient;
   const links = contactLinks(ctx, { projectId: contact.projectId, contactId: contact.id, emailId }, content.senderDomain);
   const scope = contactScope(contact, recipient.oneOff, links);
   const subject = renderSubject(content.subject, scope);
+  const html = renderHtml(content.html, scope);
   const { raw, messageId } = composeMessage({
     emailId,
     hostname: ctx.config.hostname,
@@ -52,7 +60,7 @@ export function personalize(ctx: Ctx, content: MessageContent, recipient: Recipi
     to: { email: contact.email, name: recipient.name },
     replyTo: content.replyTo,
     subject,
-    html: renderHtml(content.html, scope),
+    html: isTracked(ctx, content.type, contact.projectId) ? addTracking(html, trackingLinks(ctx, emailId)) : html,
     attachments: content.attachments,
     headers: content.headers,
     unsubscribe: respectsSubscription(content.type) ? { url: links.unsubscribeUrl, mailto: links.unsubscribeMailto } : null,
