@@ -16,6 +16,12 @@ test.before(async () => {
   ids.contactId = contact.body.id;
   ids.projectId = a.id;
   ids.field = 'secret';
+  ids.eventName = 'a-only-event';
+  await d.request('POST', '/v1/track', { email: 'owned-by-a@iso.test', event: 'a-only-event', data: { secret: 'a-only' } }, { key: a.publicKey });
+  const domain = await d.request('POST', '/domains', { domain: 'a-only.test' }, { key: a.secretKey });
+  ids.domainId = domain.body.id;
+  const template = await d.request('POST', '/templates', { name: 'a-only', subject: 's', body: 'b', from: 'x@a-only.test' }, { key: a.secretKey });
+  ids.templateId = template.body.id ?? 'no-template';
 });
 test.after(async () => d.dispose());
 
@@ -24,11 +30,12 @@ const fill = (path: string) => path.replace(/:(\w+)/g, (_, name: string) => ids[
 test('every route answers garbage bodies with a 4xx envelope (or success), never a 500', async () => {
   const victim = d.createProject('garbage');
   const own = await d.request('POST', '/contacts', { email: 'garbage@iso.test' }, { key: victim.secretKey });
-  const local: Record<string, string> = { contactId: own.body.id, projectId: victim.id, field: 'x' };
+  const local: Record<string, string> = { contactId: own.body.id, projectId: victim.id, field: 'x', eventName: 'x', domainId: 'x', templateId: 'x' };
   for (const route of ROUTES.filter((r) => r.method !== 'GET' && !r.path.includes('regenerate'))) {
     for (const raw of GARBAGE_BODIES) {
       const path = route.path.replace(/:(\w+)/g, (_, n: string) => local[n]!);
-      const r = await d.request(route.method, path, undefined, { key: victim.secretKey, raw });
+      const key = route.key === 'public' ? victim.publicKey : victim.secretKey;
+      const r = await d.request(route.method, path, undefined, { key, raw });
       assert.ok(r.status < 500, `${route.method} ${path} answered ${r.status} to ${String(raw).slice(0, 60)}`);
       if (r.status >= 400) {
         assert.ok(r.body.success === false || typeof r.body.error === 'string', `${route.method} ${path}: envelope`);
@@ -41,10 +48,10 @@ test('every route answers garbage bodies with a 4xx envelope (or success), never
 });
 
 test("project B's key never reads or changes project A's rows", async () => {
-  for (const route of ROUTES.filter((r) => r.key === 'secret')) {
+  for (const route of ROUTES) {
     const path = fill(route.path);
     const body = route.method === 'GET' ? undefined : { email: 'owned-by-a@iso.test', emails: ['owned-by-a@iso.test'], subscribed: false, data: { secret: 'b' } };
-    const r = await d.request(route.method, path, body, { key: b.secretKey });
+    const r = await d.request(route.method, path, body, { key: route.key === 'public' ? b.publicKey : b.secretKey });
     const text = JSON.stringify(r.body);
     assert.not.ok(text.includes(ids.contactId!), `${route.method} ${path} leaked A's contact id`);
     assert.not.ok(text.includes('a-only'), `${route.method} ${path} leaked A's data`);
@@ -56,6 +63,10 @@ test("project B's key never reads or changes project A's rows", async () => {
   assert.is((await d.request('GET', `/contacts/${ids.contactId}`, undefined, { key: b.secretKey })).status, 404);
   const fieldsOfB = await d.request('GET', '/contacts/fields', undefined, { key: b.secretKey });
   assert.not.ok(fieldsOfB.body.fields.some((f: { field: string }) => f.field === 'data.secret'));
+  const eventsOfA = await d.request('GET', '/events?name=a-only-event', undefined, { key: a.secretKey });
+  assert.is(eventsOfA.body.data.length, 1, "B's DELETE /events/{name} left A's events alone");
+  const domainsOfA = await d.request('GET', `/domains/project/${a.id}`, undefined, { key: a.secretKey });
+  assert.ok(JSON.stringify(domainsOfA.body).includes('a-only.test'), "B's DELETE /domains/{id} left A's domain alone");
   // A's key still works: B's call to A's regenerate-keys was refused.
   assert.is((await d.request('GET', '/contacts', undefined, { key: a.secretKey })).status, 200);
 });
