@@ -1,6 +1,7 @@
 import * as assert from 'uvu/assert';
 import { startTestDaemon, type DaemonOptions, type Keys, type TestDaemon } from './daemon.js';
 import { startDnsServer, type TestDnsServer } from './dns-server.js';
+import { verifyDomain, type RegisteredDomain } from './domains.js';
 import { startSmtpSink, type SinkOptions, type SmtpSink } from './smtp-sink.js';
 
 export const ADMIN = 'test-admin-token';
@@ -12,7 +13,7 @@ export interface MailEnv {
   /** Points `domain`'s MX at the sink (through the loopback DNS). */
   routeToSink(domain: string): void;
   /** Registers `domain` for the project (default: the daemon's) and publishes its records so it verifies. */
-  verifySender(domain: string, project?: Keys): Promise<{ id: string; records: { type: string; name: string; value: string }[] }>;
+  verifySender(domain: string, project?: Keys): Promise<RegisteredDomain>;
   /** Moves the daemon's clock forward (test hook). */
   advance(ms: number): Promise<void>;
   close(): Promise<void>;
@@ -52,18 +53,7 @@ export async function startMailEnv(opts: { daemon?: DaemonOptions; sink?: SinkOp
       dns.set(domain, 'MX', [{ exchange: `mx.${domain}`, priority: 10 }]);
       dns.set(`mx.${domain}`, 'A', ['127.0.0.1']);
     },
-    async verifySender(domain, project = daemon.project) {
-      const created = await daemon.request('POST', '/domains', { domain }, { key: project.secretKey });
-      assert.is(created.status, 201, JSON.stringify(created.body));
-      for (const record of created.body.records as { type: string; name: string; value: string; priority?: number }[]) {
-        if (record.type === 'TXT') dns.set(record.name, 'TXT', [record.value]);
-        if (record.type === 'MX') dns.set(record.name, 'MX', [{ exchange: record.value, priority: record.priority ?? 10 }]);
-      }
-      const verified = await daemon.request('GET', `/domains/${created.body.id}/verify`, undefined, { key: project.secretKey });
-      assert.is(verified.status, 200);
-      assert.is(verified.body.status, 'verified', JSON.stringify(verified.body));
-      return created.body;
-    },
+    verifySender: (domain, project = daemon.project) => verifyDomain(daemon, dns, domain, project.secretKey),
     async advance(ms) {
       const r = await daemon.request('POST', '/_test/clock', { advanceMs: ms }, { key: ADMIN });
       assert.is(r.status, 200);
