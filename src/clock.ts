@@ -7,7 +7,8 @@ export const systemClock: Clock = { now: () => Date.now() };
 
 /** A clock that runs with real time plus an offset that can only grow (moved by tests through the test hook). */
 export class ShiftableClock implements Clock {
-  private offset = 0;
+  constructor(private offset = 0) {}
+
   private readonly listeners: (() => void)[] = [];
   now(): number {
     return Date.now() + this.offset;
@@ -17,6 +18,10 @@ export class ShiftableClock implements Clock {
     this.offset += ms;
     for (const fn of this.listeners) fn();
   }
+  get shiftedBy(): number {
+    return this.offset;
+  }
+
   /** Timers that wait for a clock time (the job runner) re-arm when time jumps. */
   onAdvance(fn: () => void): void {
     this.listeners.push(fn);

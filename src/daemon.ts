@@ -6,7 +6,7 @@ import type { Config } from './config.js';
 import type { Ctx } from './context.js';
 import { createHttpApp } from './http/app.js';
 import { sweepIdempotencyKeys } from './http/idempotency.js';
-import { testHookRoutes } from './http/test-hooks.js';
+import { savedClockOffset, testHookRoutes } from './http/test-hooks.js';
 import { loadSchemas } from './http/validate.js';
 import { INBOUND_JOB, startInbound, type InboundListener } from './inbound/listener.js';
 import { inboundJob } from './inbound/process.js';
@@ -47,8 +47,8 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 /** Opens the store, starts the job runner and both listeners. */
 export async function startDaemon(config: Config): Promise<Daemon> {
   const log = createLogger(config.log.level);
-  const clock = new ShiftableClock();
   const db = openStore(config.dataDir);
+  const clock = new ShiftableClock(config.testHooks ? savedClockOffset(db) : 0);
   const bus = createBus(db, clock, log);
   const jobs = new JobQueue(db, clock);
   const ctx: Ctx = { db, bus, jobs, clock, config, log, dns: createDns(config.dns.servers) };
@@ -79,7 +79,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   );
 
   clock.onAdvance(() => runner.wake());
-  const koa = createHttpApp(ctx, config.testHooks ? [testHookRoutes(clock, config.adminToken)] : []);
+  const koa = createHttpApp(ctx, config.testHooks ? [testHookRoutes(db, clock, config.adminToken)] : []);
   const server = createServer(koa.callback());
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 120_000;

@@ -109,4 +109,34 @@ test('MX preference: the lowest preference is tried first, the next host when it
   await eventually(eventFor('email.delivery', emailId), 15000, 'delivery through the backup MX');
 });
 
+test('jobs survive kill -9: emails queued while the MX refused are delivered after a restart', async () => {
+  env.sink.onRecipient((rcpt) => (rcpt.startsWith('crash') ? { code: 421, message: '4.3.2 Going down' } : null));
+  const ids = await Promise.all([1, 2, 3].map((i) => send(`crash${i}@rcpt.test`)));
+  await eventually(async () => (await env.daemon.request('GET', '/events?name=email.sent&limit=500')).body.data.filter((e: any) => ids.includes(e.emailId)).length === 3);
+  await new Promise((r) => setTimeout(r, 300));
+  await env.daemon.kill();
+  env.sink.onRecipient(() => null);
+  await env.daemon.restart();
+  await env.advance(61_000);
+  for (const id of ids) await eventually(eventFor('email.delivery', id), 10_000, `delivery of ${id} after restart`);
+});
+
+test('relay mode: everything goes through the smarthost with its credentials, same events', async () => {
+  const relay = await startMailEnv({ sink: { auth: { user: 'relay-user', pass: 'relay-pass' } }, relay: true });
+  try {
+    await relay.verifySender('sender.test');
+    relay.sink.onRecipient((rcpt) => (rcpt.startsWith('no@') ? { code: 550, message: '5.1.1 Unknown' } : null));
+    const r = await relay.daemon.request('POST', '/v1/send', { to: ['yes@anywhere.test', 'no@anywhere.test'], from: 'hello@sender.test', subject: 'Via relay', body: '<p>x</p>' });
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    const [yes, no] = r.body.data.emails.map((e: { email: string }) => e.email);
+    const [message] = await relay.sink.waitFor(1, 8000);
+    assert.equal(message!.rcptTo, ['yes@anywhere.test'], 'no DNS needed: the relay takes it');
+    await eventually(async () => (await eventsNamed(relay.daemon, 'email.delivery')).find((e) => e.emailId === yes), 8000, 'relay delivery');
+    const bounce = await eventually(async () => (await eventsNamed(relay.daemon, 'email.bounce')).find((e) => e.emailId === no), 8000, 'relay bounce');
+    assert.is(bounce.data.bounceType, 'Permanent');
+  } finally {
+    await relay.close();
+  }
+});
+
 test.run();

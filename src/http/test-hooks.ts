@@ -1,18 +1,31 @@
 import { Router } from '@koa/router';
 import type { ShiftableClock } from '../clock.js';
+import { sql, type Db } from '../store/db.js';
 import { validate } from './validate.js';
 import { invalidKey } from './auth.js';
 import { isAdminRequest } from './admin.js';
 import { jsonBody, MB } from './json-body.js';
 import type { ApiState } from './state.js';
 
+const OFFSET_SETTING = 'test.clockOffset';
+
+/** The clock shift a test made before a restart (kept in the store so durable job times stay coherent). */
+export function savedClockOffset(db: Db): number {
+  const row = sql(db, 'SELECT value FROM settings WHERE name = ?').get(OFFSET_SETTING) as { value: string } | undefined;
+  return row ? Number(row.value) : 0;
+}
+
 /** Routes that exist only with `testHooks` on: moving the clock so tests never sleep for minutes. */
-export function testHookRoutes(clock: ShiftableClock, adminToken: string | null): Router<ApiState> {
+export function testHookRoutes(db: Db, clock: ShiftableClock, adminToken: string | null): Router<ApiState> {
   const router = new Router<ApiState>();
   router.post('/_test/clock', jsonBody(MB), (ctx) => {
     if (!isAdminRequest(adminToken, ctx.get('Authorization'))) throw invalidKey('This route needs the admin token');
     const { advanceMs } = validate<{ advanceMs: number }>('test-clock', ctx.state.body);
     clock.advance(advanceMs);
+    sql(db, 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value').run(
+      OFFSET_SETTING,
+      String(clock.shiftedBy),
+    );
     ctx.body = { now: new Date(clock.now()).toISOString() };
   });
   return router;

@@ -64,8 +64,10 @@ async function measure(delivery: Record<string, unknown>, body: string): Promise
   const sink = await startSmtpSink();
   dns.set('customers.test', 'MX', [{ exchange: 'mx.customers.test', priority: 10 }]);
   dns.set('mx.customers.test', 'A', ['127.0.0.1']);
+  const profile = process.env.BENCH_PROFILE;
   const d = await startTestDaemon({
     config: { rateLimit: { perMinute: 0 }, log: { level: 'error' }, dns: { servers: [dns.address] }, delivery: { port: sink.port, ...delivery } },
+    ...(profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile}`] } : {}),
   });
   try {
     const templateId = await seed(d, body);

@@ -31,7 +31,9 @@ export async function eventually<T>(check: () => Promise<T | null | undefined | 
 }
 
 /** A daemon wired to a loopback DNS server and SMTP sink: real protocols end to end. */
-export async function startMailEnv(opts: { daemon?: DaemonOptions; sink?: SinkOptions; config?: Record<string, unknown> } = {}): Promise<MailEnv> {
+export async function startMailEnv(
+  opts: { daemon?: DaemonOptions; sink?: SinkOptions; config?: Record<string, unknown>; /** deliver through the sink as a relay (with its auth) */ relay?: boolean } = {},
+): Promise<MailEnv> {
   const dns = await startDnsServer();
   const sink = await startSmtpSink(opts.sink);
   const daemon = await startTestDaemon({
@@ -42,7 +44,13 @@ export async function startMailEnv(opts: { daemon?: DaemonOptions; sink?: SinkOp
       adminToken: ADMIN,
       testHooks: true,
       ...opts.config,
-      delivery: { port: sink.port, ...(opts.config?.delivery as object | undefined) },
+      delivery: {
+        port: sink.port,
+        ...(opts.relay
+          ? { mode: 'relay', relay: `smtp://${opts.sink?.auth ? `${opts.sink.auth.user}:${opts.sink.auth.pass}@` : ''}127.0.0.1:${sink.port}` }
+          : {}),
+        ...(opts.config?.delivery as object | undefined),
+      },
     },
   });
   const env: MailEnv = {
