@@ -34,6 +34,8 @@ export interface Config {
   };
   adminToken: string | null;
   webhooks: { allowPrivate: boolean };
+  /** Optional content scanners for received mail: `host:port` or a unix socket path. */
+  scanners: { spamd: string | null; clamd: string | null };
   rateLimit: { perMinute: number };
   log: { level: LogLevel };
   /** Enables POST /_test/clock (with adminToken) to move the daemon's clock forward. Tests only. */
@@ -69,6 +71,8 @@ const KEYS: { path: string; env: string; kind: Kind; def: unknown; oneOf?: strin
   { path: 'delivery.perDomainConcurrency', env: 'POSTMILL_DELIVERY_PER_DOMAIN_CONCURRENCY', kind: 'count', def: 5 },
   { path: 'delivery.throttlePerMinute', env: 'POSTMILL_DELIVERY_THROTTLE_PER_MINUTE', kind: 'count', def: 0 },
   { path: 'adminToken', env: 'POSTMILL_ADMIN_TOKEN', kind: 'nullableString', def: null },
+  { path: 'scanners.spamd', env: 'POSTMILL_SCANNERS_SPAMD', kind: 'nullableString', def: null },
+  { path: 'scanners.clamd', env: 'POSTMILL_SCANNERS_CLAMD', kind: 'nullableString', def: null },
   { path: 'webhooks.allowPrivate', env: 'POSTMILL_WEBHOOKS_ALLOW_PRIVATE', kind: 'boolean', def: false },
   { path: 'rateLimit.perMinute', env: 'POSTMILL_RATE_LIMIT_PER_MINUTE', kind: 'count', def: 1000 },
   { path: 'log.level', env: 'POSTMILL_LOG_LEVEL', kind: 'string', def: 'info', oneOf: ['debug', 'info', 'warn', 'error'] },
@@ -174,6 +178,11 @@ export function loadConfig(file: string | null, env: NodeJS.ProcessEnv = process
   }
   if (!config.smtp.tlsKey !== !config.smtp.tlsCert) {
     throw new ConfigError('invalid configuration key "smtp.tlsCert": smtp.tlsKey and smtp.tlsCert go together');
+  }
+  for (const [name, address] of Object.entries(config.scanners)) {
+    if (address && !address.startsWith('/') && !/^.+:\d{1,5}$/.test(address)) {
+      throw new ConfigError(`invalid configuration key "scanners.${name}": expected host:port or a unix socket path`);
+    }
   }
   if (config.testHooks && !config.adminToken) {
     throw new ConfigError('invalid configuration key "testHooks": needs adminToken to be set');

@@ -17,25 +17,22 @@ import { createProject } from '../src/projects/service.js';
 import { openStore } from '../src/store/db.js';
 import { createTemplate, deleteTemplate, usageOfTemplate } from '../src/templates/service.js';
 import { registerTemplateUsage } from '../src/templates/usage.js';
-import { startTestDaemon, type Keys, type TestDaemon } from './helpers/daemon.js';
-import { startDnsServer, type TestDnsServer } from './helpers/dns-server.js';
-import { verifyDomain } from './helpers/domains.js';
+import type { Keys, TestDaemon } from './helpers/daemon.js';
+import { startMailEnv, type MailEnv } from './helpers/mail-env.js';
 import { GARBAGE_BODIES } from './helpers/routes.js';
 
+let env: MailEnv;
 let d: TestDaemon;
-let dns: TestDnsServer;
 let other: Keys;
 
 test.before(async () => {
-  dns = await startDnsServer();
-  d = await startTestDaemon({ config: { dns: { servers: [dns.address] }, rateLimit: { perMinute: 0 } } });
+  env = await startMailEnv();
+  d = env.daemon;
   other = d.createProject('other');
-  await verifyDomain(d, dns, 'tpl.test');
+  env.routeToSink('rcpt.test');
+  await env.verifySender('tpl.test');
 });
-test.after(async () => {
-  await d.dispose();
-  await dns.close();
-});
+test.after(async () => env.close());
 
 const valid = (over: Record<string, unknown> = {}) => ({ name: 'Welcome', subject: 'Hi {{name}}', body: '<p>Hello {{name}}</p>', from: 'hello@tpl.test', ...over });
 const create = (body: unknown, key = d.project.secretKey) => d.request('POST', '/templates', body, { key });
@@ -78,6 +75,24 @@ test('POST /templates: flat 400 for missing name, subject, body or from; 422 for
   for (const raw of ['[]', '"x"', 'null', '7']) {
     assert.is((await d.request('POST', '/templates', undefined, { raw })).status, 422, `a body that is not an object: ${raw}`);
   }
+  const wrong: [Record<string, unknown>, string, string][] = [
+    [{ name: 5 }, 'name', 'invalid_type'],
+    [{ subject: ['s'] }, 'subject', 'invalid_type'],
+    [{ body: {} }, 'body', 'invalid_type'],
+    [{ from: null }, 'from', 'invalid_type'],
+    [{ description: 7 }, 'description', 'invalid_type'],
+    [{ fromName: true }, 'fromName', 'invalid_type'],
+    [{ type: 'marketing' }, 'type', 'invalid_enum_value'],
+    [{ from: 'hello at tpl.test' }, 'from', 'invalid_string'],
+    [{ from: 'hello@' }, 'from', 'invalid_string'],
+    [{ replyTo: 'help@@tpl.test' }, 'replyTo', 'invalid_string'],
+    [{ subject: 'x'.repeat(999) }, 'subject', 'too_big'],
+  ];
+  for (const [over, field, code] of wrong) {
+    const r = await create(valid(over));
+    assert.is(r.status, 422, JSON.stringify(over));
+    assert.equal(r.body.error.errors.map((e: { field: string; code: string }) => [e.field, e.code]), [[field, code]], JSON.stringify(over));
+  }
 });
 
 test('assertSender through templates: 403 INTERNAL_SERVER_ERROR unless a verified domain covers the sender', async () => {
@@ -90,6 +105,7 @@ test('assertSender through templates: 403 INTERNAL_SERVER_ERROR unless a verifie
   const pending = await d.request('POST', '/domains', { domain: 'pending.test' });
   const notYet = await create(valid({ from: 'a@pending.test' }));
   assert.is(notYet.status, 403);
+  assert.is(notYet.body.error.code, 'INTERNAL_SERVER_ERROR');
   assert.match(notYet.body.error.message, /pending\.test is not verified/);
   assert.ok(notYet.body.error.suggestion.includes(`/domains/${pending.body.id}/verify`));
 
@@ -100,7 +116,10 @@ test('assertSender through templates: 403 INTERNAL_SERVER_ERROR unless a verifie
   await d.request('POST', '/domains', { domain: 'pending.tpl.test' });
   assert.is((await create(valid({ from: 'a@pending.tpl.test' }))).status, 201, 'a verified parent covers a pending registered subdomain');
 
-  await verifyDomain(d, dns, 'mail.parent.test');
+  await env.verifySender('sender.test');
+  assert.is((await create(valid({ from: 'news@mail.sender.test' }))).status, 201, 'news@mail.sender.test under sender.test');
+
+  await env.verifySender('mail.parent.test');
   assert.is((await create(valid({ from: 'a@mail.parent.test' }))).status, 201);
   assert.is((await create(valid({ from: 'a@parent.test' }))).status, 403, 'a verified subdomain does not cover its parent');
   assert.is((await create(valid({ from: 'a@xtpl.test' }))).status, 403, 'suffix matching is by label');
@@ -149,6 +168,24 @@ test('GET, PATCH (sender re-checked), DELETE 204', async () => {
   }
 });
 
+test('PATCH after the sender domain lost its verification: other fields patch freely, a new address there is 403', async () => {
+  const domain = (await env.verifySender('lost.test')) as { id: string; records: { name: string }[] };
+  const created = (await create(valid({ from: 'hello@lost.test' }))).body;
+  for (const record of domain.records) env.dns.clear(record.name);
+  assert.is((await d.request('GET', `/domains/${domain.id}/verify`)).body.status, 'pending');
+
+  const renamed = await d.request('PATCH', `/templates/${created.id}`, { name: 'Still editable', subject: 'New subject', from: 'HELLO@LOST.TEST' });
+  assert.is(renamed.status, 200, 'the same sender in another case is no change of sender');
+  assert.is(renamed.body.name, 'Still editable');
+  const moved = await d.request('PATCH', `/templates/${created.id}`, { from: 'other@lost.test' });
+  assert.is(moved.status, 403);
+  assert.is(moved.body.error.code, 'INTERNAL_SERVER_ERROR');
+  assert.match(moved.body.error.message, /lost\.test is not verified/);
+  const back = await d.request('PATCH', `/templates/${created.id}`, { from: 'team@tpl.test' });
+  assert.is(back.status, 200, 'a verified sender is accepted');
+  assert.is(back.body.from, 'team@tpl.test');
+});
+
 test('duplicate: 201 {id} of a copy named "NAME (Copy)"; usage lists references and counts sent emails', async () => {
   const original = (await create(valid({ name: 'Receipt', description: 'orders', type: 'TRANSACTIONAL' }))).body;
   const dup = await d.request('POST', `/templates/${original.id}/duplicate`);
@@ -158,20 +195,32 @@ test('duplicate: 201 {id} of a copy named "NAME (Copy)"; usage lists references 
   const copy = (await d.request('GET', `/templates/${dup.body.id}`)).body;
   assert.is(copy.name, 'Receipt (Copy)');
   for (const field of ['description', 'subject', 'body', 'from', 'fromName', 'replyTo', 'type', 'projectId']) assert.equal(copy[field], original[field], field);
+  assert.ok(copy.createdAt >= original.createdAt);
+
+  const longest = (await create(valid({ name: 'é'.repeat(199) + '😀' }))).body;
+  const longCopy = await d.request('POST', `/templates/${longest.id}/duplicate`);
+  const longName = (await d.request('GET', `/templates/${longCopy.body.id}`)).body.name as string;
+  assert.is(longName, 'é'.repeat(193) + ' (Copy)', 'shortened to stay within the 200 characters of a name');
+  assert.is((await d.request('PATCH', `/templates/${longCopy.body.id}`, { name: longName })).status, 200, 'the copy round-trips through PATCH');
 
   const usage = await d.request('GET', `/templates/${original.id}/usage`);
   assert.is(usage.status, 200);
   assert.equal(usage.body, { campaigns: [], workflowSteps: [], emailsSent: 0 });
-  const sent = await d.request('POST', '/v1/send', { to: 'reader@nowhere.test', template: original.id, data: { name: 'Ann' } });
+  const sent = await d.request('POST', '/v1/send', { to: 'reader@rcpt.test', template: original.id, data: { name: 'Ann' } });
   assert.is(sent.status, 200, JSON.stringify(sent.body));
   assert.is((await d.request('GET', `/templates/${original.id}/usage`)).body.emailsSent, 1, 'the emails resource plugs its count in');
   assert.is((await d.request('GET', `/templates/${dup.body.id}/usage`)).body.emailsSent, 0);
+  const [arrived] = await env.sink.waitFor(1, 8000);
+  assert.equal(arrived!.rcptTo, ['reader@rcpt.test']);
+  assert.match(arrived!.raw.toString('latin1'), /^Subject: Hi Ann\r$/m);
+  await d.request('POST', '/v1/send', { to: ['a@rcpt.test', 'b@rcpt.test'], template: original.id });
+  assert.is((await d.request('GET', `/templates/${original.id}/usage`)).body.emailsSent, 3, 'one per recipient');
 });
 
 test('GET /templates: offset pages, type filter, search on name/description/subject, sort and dir', async () => {
   const p = d.createProject('list');
   const key = p.secretKey;
-  await verifyDomain(d, dns, 'list.test', key);
+  await env.verifySender('list.test', p);
   const specs = [
     { name: 'bravo', subject: 'Weekly digest', type: 'MARKETING' },
     { name: 'Alpha', subject: 'Reset your password', type: 'TRANSACTIONAL' },

@@ -6,6 +6,8 @@ import { upsertContact } from '../contacts/service.js';
 import { domainOfAddress } from '../domains/name.js';
 import { insertEmail } from '../emails/store.js';
 import { markProcessed, type InboundMessage } from './store.js';
+import { virusVerdict } from './scanners/clamd.js';
+import { spamVerdict } from './scanners/spamd.js';
 import { checkAuth } from './verdicts.js';
 
 const EMAIL = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/;
@@ -21,7 +23,12 @@ const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '
  */
 export async function receive(ctx: Ctx, msg: InboundMessage, opts: { autoReply: boolean; startedAt: number }): Promise<void> {
   const parsed = await simpleParser(msg.raw, { skipImageLinks: true, maxHtmlLengthToParse: 5 * 1024 * 1024 });
-  const verdicts = await checkAuth(msg.raw, { ip: msg.remoteIp, helo: msg.helo, sender: msg.mailFrom, mta: ctx.config.hostname, dns: ctx.dns });
+  const { spamd, clamd } = ctx.config.scanners;
+  const [verdicts, spamVerdictOf, virusVerdictOf] = await Promise.all([
+    checkAuth(msg.raw, { ip: msg.remoteIp, helo: msg.helo, sender: msg.mailFrom, mta: ctx.config.hostname, dns: ctx.dns }),
+    spamd ? spamVerdict(spamd, msg.raw) : ('DISABLED' as const),
+    clamd ? virusVerdict(clamd, msg.raw) : ('DISABLED' as const),
+  ]);
   const fromAddress = addresses(parsed.from)[0] ?? msg.mailFrom;
   const to = addresses(parsed.to);
   const subject = (parsed.subject ?? '').replace(/[\r\n]+/g, ' ').slice(0, 998);
@@ -73,8 +80,8 @@ export async function receive(ctx: Ctx, msg: InboundMessage, opts: { autoReply: 
         recipients: msg.rcptTo,
         hasContent: body.trim() !== '' || (parsed.attachments?.length ?? 0) > 0,
         body,
-        spamVerdict: 'DISABLED',
-        virusVerdict: 'DISABLED',
+        spamVerdict: spamVerdictOf,
+        virusVerdict: virusVerdictOf,
         ...verdicts,
         processingTimeMillis: Math.round(performance.now() - opts.startedAt),
         ...(opts.autoReply ? { isAutoReply: true } : {}),

@@ -85,12 +85,19 @@ export function deleteTemplate(ctx: Ctx, projectId: string, id: string): void {
   });
 }
 
+/** The longest name schema/template-fields.json accepts, in code points as ajv counts them. */
+const NAME_MAX_LENGTH = 200;
+const COPY_SUFFIX = ' (Copy)';
+
+/** `NAME (Copy)`, with NAME shortened when needed so that the copy's name is as valid as one given on create. */
+const copyName = (name: string) => [...name].slice(0, NAME_MAX_LENGTH - COPY_SUFFIX.length).join('') + COPY_SUFFIX;
+
 /** A copy named `NAME (Copy)`, with its own id and timestamps. */
 export function duplicateTemplate(ctx: Ctx, projectId: string, id: string): Template {
   return ctx.bus.tx(() => {
     const original = getTemplate(ctx, projectId, id);
     const now = ctx.clock.now();
-    const copy: Template = { ...original, id: randomUUID(), name: `${original.name} (Copy)`, createdAt: now, updatedAt: now };
+    const copy: Template = { ...original, id: randomUUID(), name: copyName(original.name), createdAt: now, updatedAt: now };
     insertTemplate(ctx.db, copy);
     return copy;
   });
