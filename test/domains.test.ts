@@ -97,6 +97,7 @@ test('IDN, trailing dot and upper case are normalised; every form of one name is
 test('invalid domain names are 422 VALIDATION_ERROR on field domain', async () => {
   const longName = `${'a'.repeat(60)}.`.repeat(5) + 'com'; // every label valid, 308 characters in all
   const garbage: unknown[] = ['', 'localhost', '1.2.3.4', 'a..b', 'exa mple.com', longName, 'x'.repeat(300), 'x'.repeat(2000), '-x.com', 'ex%61mple.com', 'a@b.com', '*.example.com', 'example.com:25', 5, true, null, ['a.com'], { d: 1 }];
+  const before = (await listOwn()).length;
   for (const bad of garbage) {
     const r = await register(bad);
     assert.is(r.status, 422, JSON.stringify(bad));
@@ -106,7 +107,7 @@ test('invalid domain names are 422 VALIDATION_ERROR on field domain', async () =
   const missing = await d.request('POST', '/domains', {});
   assert.is(missing.status, 422);
   assert.equal(missing.body.error.errors.map((e: { field: string }) => e.field), ['domain']);
-  assert.equal(await listOwn(other), [], 'nothing was registered');
+  assert.is((await listOwn()).length, before, 'nothing was registered');
 });
 
 test('verify: pending with a reason until the DKIM record matches; wrong and truncated keys stay pending', async () => {

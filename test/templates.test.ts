@@ -206,11 +206,12 @@ test('duplicate: 201 {id} of a copy named "NAME (Copy)"; usage lists references 
   const usage = await d.request('GET', `/templates/${original.id}/usage`);
   assert.is(usage.status, 200);
   assert.equal(usage.body, { campaigns: [], workflowSteps: [], emailsSent: 0 });
+  const before = env.sink.messages.length;
   const sent = await d.request('POST', '/v1/send', { to: 'reader@rcpt.test', template: original.id, data: { name: 'Ann' } });
   assert.is(sent.status, 200, JSON.stringify(sent.body));
   assert.is((await d.request('GET', `/templates/${original.id}/usage`)).body.emailsSent, 1, 'the emails resource plugs its count in');
   assert.is((await d.request('GET', `/templates/${dup.body.id}/usage`)).body.emailsSent, 0);
-  const [arrived] = await env.sink.waitFor(1, 8000);
+  const arrived = (await env.sink.waitFor(before + 1, 8000))[before];
   assert.equal(arrived!.rcptTo, ['reader@rcpt.test']);
   assert.match(arrived!.raw.toString('latin1'), /^Subject: Hi Ann\r$/m);
   await d.request('POST', '/v1/send', { to: ['a@rcpt.test', 'b@rcpt.test'], template: original.id });
@@ -283,6 +284,16 @@ test("another project's template is 404 on every route", async () => {
   assert.is((await d.request('POST', `/templates/${mine.id}/duplicate`, undefined, key)).status, 404);
   assert.is((await d.request('GET', `/templates/${mine.id}/usage`, undefined, key)).status, 404);
   assert.is((await d.request('GET', `/templates/${mine.id}`)).body.name, 'Welcome', 'untouched');
+  assert.is((await d.request('POST', '/v1/send', { to: 'x@rcpt.test', template: mine.id }, key)).status, 404, 'nor sendable by it');
+
+  const forged = await create(valid({ id: mine.id, projectId: other.id, createdAt: '2000-01-01T00:00:00.000Z' }));
+  assert.is(forged.status, 201);
+  assert.is.not(forged.body.id, mine.id, 'ids, projects and times come from the server');
+  assert.is(forged.body.projectId, d.project.id);
+  assert.is.not(forged.body.createdAt, '2000-01-01T00:00:00.000Z');
+  const moved = await d.request('PATCH', `/templates/${forged.body.id}`, { projectId: other.id, id: mine.id });
+  assert.is(moved.body.projectId, d.project.id);
+  assert.is(moved.body.id, forged.body.id);
 });
 
 test('garbage bodies and ids never answer 500', async () => {

@@ -54,6 +54,19 @@ interface EmailRow {
   updated_at: number;
 }
 
+/** What a new email record is made of; counters start at zero and both timestamps at `now`. */
+export type NewEmail = Omit<Email, 'opens' | 'clicks' | 'firstOpenedAt' | 'firstClickedAt' | 'createdAt' | 'updatedAt'>;
+
+export const newEmailRecord = (fields: NewEmail, now: number): Email => ({
+  ...fields,
+  opens: 0,
+  clicks: 0,
+  firstOpenedAt: null,
+  firstClickedAt: null,
+  createdAt: now,
+  updatedAt: now,
+});
+
 const EMAIL_COLUMNS =
   'id, project_id, contact_id, template_id, campaign_id, source_type, message_type, to_email, from_email, from_name, reply_to, subject, ' +
   'sender_domain, message_id, status, opens, clicks, first_opened_at, first_clicked_at, created_at, updated_at';

@@ -4,7 +4,7 @@ import { iso } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { upsertContact } from '../contacts/service.js';
 import { domainOfAddress } from '../domains/name.js';
-import { insertEmail } from '../emails/store.js';
+import { insertEmail, newEmailRecord } from '../emails/store.js';
 import { markProcessed, type InboundMessage } from './store.js';
 import { virusVerdict } from './scanners/clamd.js';
 import { spamVerdict } from './scanners/spamd.js';
@@ -40,29 +40,26 @@ export async function receive(ctx: Ctx, msg: InboundMessage, opts: { autoReply: 
     const contact = EMAIL.test(fromAddress) ? upsertContact(ctx, msg.projectId, { email: fromAddress }, false).contact : null;
     insertEmail(
       ctx.db,
-      {
-        id: emailId,
-        projectId: msg.projectId,
-        contactId: contact?.id ?? null,
-        templateId: null,
-        campaignId: null,
-        sourceType: 'INBOUND',
-        messageType: 'TRANSACTIONAL',
-        to: msg.rcptTo[0] ?? '',
-        from: fromAddress,
-        fromName: parsed.from?.value[0]?.name || null,
-        replyTo: addresses(parsed.replyTo)[0] ?? null,
-        subject,
-        senderDomain: domainOfAddress(msg.rcptTo[0] ?? '') ?? '',
-        messageId,
-        status: 'delivered',
-        opens: 0,
-        clicks: 0,
-        firstOpenedAt: null,
-        firstClickedAt: null,
-        createdAt: now,
-        updatedAt: now,
-      },
+      newEmailRecord(
+        {
+          id: emailId,
+          projectId: msg.projectId,
+          contactId: contact?.id ?? null,
+          templateId: null,
+          campaignId: null,
+          sourceType: 'INBOUND',
+          messageType: 'TRANSACTIONAL',
+          to: msg.rcptTo[0] ?? '',
+          from: fromAddress,
+          fromName: parsed.from?.value[0]?.name || null,
+          replyTo: addresses(parsed.replyTo)[0] ?? null,
+          subject,
+          senderDomain: domainOfAddress(msg.rcptTo[0] ?? '') ?? '',
+          messageId,
+          status: 'delivered',
+        },
+        now,
+      ),
       msg.raw,
     );
     ctx.bus.emit({

@@ -7,7 +7,7 @@ import type { Contact } from '../contacts/store.js';
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest, validationFailed } from '../errors.js';
 import { queueEmail } from '../emails/service.js';
-import type { Email } from '../emails/store.js';
+import { newEmailRecord } from '../emails/store.js';
 import '../emails/usage.js';
 import { groupCommit } from '../events/group-commit.js';
 import { MB } from '../http/json-body.js';
@@ -48,30 +48,26 @@ function sendOne(ctx: Ctx, projectId: string, request: SendRequest, content: Sen
   const emailId = randomUUID();
   const message = personalize(ctx, content, { contact, oneOff, name: address.name }, emailId);
   if (message.raw.length > MAX_MESSAGE_BYTES) throw tooLarge(message.raw.length);
-  const now = ctx.clock.now();
-  const email: Email = {
-    id: emailId,
-    projectId,
-    contactId: contact.id,
-    templateId: content.templateId,
-    campaignId: null,
-    sourceType: 'TRANSACTIONAL',
-    messageType: content.type,
-    to: contact.email,
-    from: content.from.email,
-    fromName: content.from.name,
-    replyTo: content.replyTo,
-    subject: message.subject,
-    senderDomain: content.senderDomain,
-    messageId: message.messageId,
-    status: 'queued',
-    opens: 0,
-    clicks: 0,
-    firstOpenedAt: null,
-    firstClickedAt: null,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const email = newEmailRecord(
+    {
+      id: emailId,
+      projectId,
+      contactId: contact.id,
+      templateId: content.templateId,
+      campaignId: null,
+      sourceType: 'TRANSACTIONAL',
+      messageType: content.type,
+      to: contact.email,
+      from: content.from.email,
+      fromName: content.from.name,
+      replyTo: content.replyTo,
+      subject: message.subject,
+      senderDomain: content.senderDomain,
+      messageId: message.messageId,
+      status: 'queued',
+    },
+    ctx.clock.now(),
+  );
   queueEmail(ctx, email, message.raw);
   return { contact: { id: contact.id, email: contact.email }, email: emailId };
 }
