@@ -102,6 +102,10 @@ test('GET /contacts: cursor pages, total on the first page only, search, subscri
   const subscribed = await d.request('GET', '/contacts?subscribed=false&limit=100', undefined, key);
   assert.is(subscribed.body.total, 12);
   assert.ok(subscribed.body.data.every((c: { subscribed: boolean }) => !c.subscribed));
+  const huge = await d.request('GET', '/contacts?limit=99999999999999999999999', undefined, key);
+  assert.is(huge.body.data.length, 20, 'a limit too large to be exact falls back to the default');
+  const hugePage = await d.request('GET', '/templates?page=99999999999999999999&pageSize=1e400', undefined, key);
+  assert.is(hugePage.status, 200, 'offset pages too large to be exact fall back, never a 500');
   const bad = await d.request('GET', '/contacts?cursor=garbage!!', undefined, key);
   assert.is(bad.status, 400);
 });

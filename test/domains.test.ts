@@ -38,9 +38,6 @@ async function registered(domain: string, key = d.project.secretKey): Promise<Re
   return r.body;
 }
 
-/** `env.verifySender`, typed with the records as `POST /domains` answers them. */
-const verifiedDomain = async (domain: string, project?: Keys) => (await env.verifySender(domain, project)) as RegisteredDomain;
-
 /** Polls the project's list (what a dashboard sees) until `domain` has `status`; bounded. */
 const untilStatus = (domain: string, status: string) =>
   eventually(async () => (await listOwn()).find((x: { domain: string; status: string }) => x.domain === domain && x.status === status), 8000, `${domain} ${status}`);
@@ -155,7 +152,7 @@ test('verify: pending with a reason until the DKIM record matches; wrong and tru
 });
 
 test('per-record flags; records vanishing turn the domain pending on verify and /v1/send is refused with 403', async () => {
-  const created = await verifiedDomain('vanish.example.test');
+  const created = await env.verifySender('vanish.example.test');
   const all = await verify(created.id);
   assert.equal(flags(all.body.records), { dkim: true, bounce: true, spf: true, dmarc: true });
   assert.is((await sendFrom('hi@vanish.example.test')).status, 200);
@@ -187,7 +184,7 @@ test('per-record flags; records vanishing turn the domain pending on verify and 
 });
 
 test('the 5-minute background job re-checks every domain (daemon clock moved by the test hook)', async () => {
-  const created = await verifiedDomain('job.example.test');
+  const created = await env.verifySender('job.example.test');
   const pending = await registered('job-pending.example.test');
   env.dns.clear(dkimOf(created.records).name);
 
@@ -207,7 +204,7 @@ test('the 5-minute background job re-checks every domain (daemon clock moved by 
 });
 
 test('mail from a subdomain of a verified domain is signed with the published key of that domain', async () => {
-  const created = await verifiedDomain('signed.test');
+  const created = await env.verifySender('signed.test');
   const before = env.sink.messages.length;
   const r = await sendFrom('news@mail.signed.test');
   assert.is(r.status, 200, JSON.stringify(r.body));
@@ -236,7 +233,7 @@ test('a domain of another project is 409; the same project again is 409 naming i
 
 test("GET /domains/project/{projectId}: the key's own project only, verified and pending", async () => {
   const p = d.createProject('listing');
-  await verifiedDomain('listed-verified.example.test', p);
+  await env.verifySender('listed-verified.example.test', p);
   await registered('listed-pending.example.test', p.secretKey);
   const list = await d.request('GET', `/domains/project/${p.id}`, undefined, { key: p.secretKey });
   assert.is(list.status, 200);
@@ -261,7 +258,7 @@ test("GET /domains/project/{projectId}: the key's own project only, verified and
 });
 
 test("DELETE /domains/{id}: 204, then 404; another project's domain is 404 on every route", async () => {
-  const created = await verifiedDomain('delete-me.example.test');
+  const created = await env.verifySender('delete-me.example.test');
   const foreign = await registered('foreign.example.test', other.secretKey);
   assert.is((await verify(foreign.id)).status, 404);
   assert.is((await d.request('DELETE', `/domains/${foreign.id}`)).status, 404);
@@ -283,11 +280,12 @@ test("DELETE /domains/{id}: 204, then 404; another project's domain is 404 on ev
 });
 
 test('the private key never appears in any answer', async () => {
-  const created = await verifiedDomain('secret.example.test');
+  const created = await env.verifySender('secret.example.test');
   const answers = [created, (await verify(created.id)).body, await listOwn()];
   for (const answer of answers) {
     const text = JSON.stringify(answer);
     assert.not.ok(/PRIVATE KEY|privateKey|private_key/i.test(text), text.slice(0, 200));
+    assert.not.ok(/MIIE[A-Za-z0-9+/]{60}/.test(text), 'no base64 PKCS#8 RSA-2048 key either');
   }
 });
 

@@ -9,8 +9,9 @@ export function sortParams<S extends string>(query: Record<string, unknown>, all
   return { sort, dir };
 }
 
+/** Query integers; anything else, or one too large to be exact, falls back. */
 function intParam(raw: unknown, fallback: number): number {
-  if (typeof raw !== 'string' || !/^\s*-?\d+\s*$/.test(raw)) return fallback;
+  if (typeof raw !== 'string' || !/^\s*-?\d{1,15}\s*$/.test(raw)) return fallback;
   return Number(raw);
 }
 

@@ -27,6 +27,8 @@ export interface ComposeInput {
   replyTo: string | null;
   subject: string;
   html: string;
+  /** The text/plain alternative; derived from `html` when not given. */
+  text?: string;
   attachments: ComposeAttachment[];
   /** The caller's headers: they replace ours of the same name, whatever the case. */
   headers: Record<string, string>;
@@ -96,7 +98,7 @@ export function composerOptions(input: ComposeInput): MailComposerOptions {
     messageId,
     date: input.date,
     html,
-    text: toCrlf(htmlToText(html)),
+    text: toCrlf(input.text ?? htmlToText(html)),
     attachments: input.attachments.map((a) => ({
       filename: a.filename,
       content: a.content,

@@ -54,6 +54,11 @@ function compileSource(source: string): CompiledTemplate {
   return { literals, placeholders };
 }
 
+/** Replaces each placeholder's source text (`{{...}}` or `{{{...}}}`) by what `replace` answers. */
+export function replacePlaceholders(source: string, replace: (text: string, raw: boolean) => string): string {
+  return source.replace(PLACEHOLDER, (text: string, rawPath: string | undefined) => replace(text, rawPath !== undefined));
+}
+
 function compiled(source: string): CompiledTemplate {
   const hit = cache.get(source);
   if (hit) return hit;

@@ -3,7 +3,8 @@ import type { ContactData } from '../../contacts/data.js';
 import type { Contact } from '../../contacts/store.js';
 import type { Ctx } from '../../context.js';
 import type { MessageType } from '../../emails/store.js';
-import { renderHtml, renderSubject } from '../../templates/render.js';
+import { renderHtml, renderPlain, renderSubject } from '../../templates/render.js';
+import { textTemplateOf } from '../text-part.js';
 import { composeMessage, type ComposeAttachment, type Mailbox } from '../compose.js';
 import { getProject } from '../../projects/store.js';
 import { addTracking } from '../../tracking/rewrite.js';
@@ -52,6 +53,7 @@ export function personalize(ctx: Ctx, content: MessageContent, recipient: Recipi
   const scope = contactScope(contact, recipient.oneOff, links);
   const subject = renderSubject(content.subject, scope);
   const html = renderHtml(content.html, scope);
+  const textTemplate = textTemplateOf(content.html);
   const { raw, messageId } = composeMessage({
     emailId,
     hostname: ctx.config.hostname,
@@ -61,6 +63,7 @@ export function personalize(ctx: Ctx, content: MessageContent, recipient: Recipi
     replyTo: content.replyTo,
     subject,
     html: isTracked(ctx, content.type, contact.projectId) ? addTracking(html, trackingLinks(ctx, emailId)) : html,
+    ...(textTemplate !== null ? { text: renderPlain(textTemplate, scope) } : {}),
     attachments: content.attachments,
     headers: content.headers,
     unsubscribe: respectsSubscription(content.type) ? { url: links.unsubscribeUrl, mailto: links.unsubscribeMailto } : null,
