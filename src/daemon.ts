@@ -21,7 +21,8 @@ import { registerDomainJobs } from './domains/jobs.js';
 import { createDelivery } from './mail/outbound/deliver.js';
 import { createDns } from './dns/resolver.js';
 import { ensureDefaultProject, type ProjectKeys } from './projects/service.js';
-import { openStore } from './store/db.js';
+import { startCheckpointer } from './store/checkpointer.js';
+import { openStore, storeFile } from './store/db.js';
 
 export interface Daemon {
   ctx: Ctx;
@@ -48,6 +49,7 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 export async function startDaemon(config: Config): Promise<Daemon> {
   const log = createLogger(config.log.level);
   const db = openStore(config.dataDir);
+  const checkpointer = startCheckpointer(storeFile(config.dataDir));
   const clock = new ShiftableClock(config.testHooks ? savedClockOffset(db) : 0);
   const bus = createBus(db, clock, log);
   const jobs = new JobQueue(db, clock);
@@ -105,6 +107,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
         await runner.stop(7_000);
         await delivery.close();
         server.closeAllConnections();
+        await checkpointer.stop();
         db.close();
       },
     };
@@ -112,6 +115,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
     server.close();
     await inbound?.close();
     await delivery.close();
+    await checkpointer.stop();
     db.close();
     throw err;
   }

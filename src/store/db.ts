@@ -7,15 +7,21 @@ export type Db = Database.Database;
 export type Statement = Database.Statement;
 
 /** Opens (creating if needed) the store in dataDir and applies pending migrations. */
+export const storeFile = (dataDir: string) => join(dataDir, 'postmill.db');
+
 export function openStore(dataDir: string): Db {
   mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, 'postmill.db'));
+  const db = new Database(storeFile(dataDir));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL'); // durable across process crashes in WAL mode; fsync at checkpoints
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.pragma('cache_size = -32000');
   db.pragma('temp_store = MEMORY');
+  // The daemon checkpoints from a worker thread (checkpointer.ts); this is only the safety net for
+  // the CLI and for a WAL that grows past it anyway, since a checkpoint inside a commit stalls it.
+  db.pragma('wal_autocheckpoint = 16000');
+  db.pragma('journal_size_limit = 67108864');
   migrate(db);
   return db;
 }

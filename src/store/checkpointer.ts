@@ -1,0 +1,21 @@
+import { Worker } from 'node:worker_threads';
+
+export interface Checkpointer {
+  stop(): Promise<void>;
+}
+
+/** Checkpoints the WAL of `file` from a worker thread every `everyMs`. */
+export function startCheckpointer(file: string, everyMs = 500): Checkpointer {
+  const worker = new Worker(new URL('./checkpoint-worker.js', import.meta.url), { workerData: { file, everyMs } });
+  return {
+    stop: () =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => void worker.terminate(), 2000);
+        worker.once('exit', () => {
+          clearTimeout(force);
+          resolve();
+        });
+        worker.postMessage('stop');
+      }),
+  };
+}
