@@ -18,6 +18,7 @@ import { DELIVER_JOB } from './emails/service.js';
 import { deliveryJob } from './delivery/job.js';
 import { SendThrottle } from './delivery/throttle.js';
 import { registerDomainJobs } from './domains/jobs.js';
+import { createComposer } from './mail/compose/pool.js';
 import { createDelivery } from './mail/outbound/deliver.js';
 import { createDns } from './dns/resolver.js';
 import { ensureDefaultProject, type ProjectKeys } from './projects/service.js';
@@ -53,7 +54,8 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   const clock = new ShiftableClock(config.testHooks ? savedClockOffset(db) : 0);
   const bus = createBus(db, clock, log);
   const jobs = new JobQueue(db, clock);
-  const ctx: Ctx = { db, bus, jobs, clock, config, log, dns: createDns(config.dns.servers) };
+  const composer = createComposer();
+  const ctx: Ctx = { db, bus, jobs, clock, config, log, dns: createDns(config.dns.servers), composer };
   loadSchemas();
 
   const createdProject = ensureDefaultProject(db, clock);
@@ -108,6 +110,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
         await delivery.close();
         server.closeAllConnections();
         await checkpointer.stop();
+        await composer.close();
         db.close();
       },
     };
@@ -116,6 +119,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
     await inbound?.close();
     await delivery.close();
     await checkpointer.stop();
+    await composer.close();
     db.close();
     throw err;
   }

@@ -19,6 +19,7 @@ import { createTemplate, deleteTemplate, usageOfTemplate } from '../src/template
 import { registerTemplateUsage } from '../src/templates/usage.js';
 import type { Keys, TestDaemon } from './helpers/daemon.js';
 import { startMailEnv, type MailEnv } from './helpers/mail-env.js';
+import { createComposer } from '../src/mail/compose/pool.js';
 import { GARBAGE_BODIES } from './helpers/routes.js';
 
 let env: MailEnv;
@@ -316,7 +317,7 @@ test('DELETE is 409 while a workflow step uses the template (usage registry, in 
   const log: Logger = { debug() {}, info() {}, warn() {}, error() {} };
   const clock = new ShiftableClock();
   const db = openStore(dir);
-  const ctx: Ctx = { db, bus: createBus(db, clock, log), jobs: new JobQueue(db, clock), clock, config: loadConfig(null, {}), log, dns: createDns([]) };
+  const ctx: Ctx = { db, bus: createBus(db, clock, log), jobs: new JobQueue(db, clock), clock, config: loadConfig(null, {}), log, dns: createDns([]), composer: createComposer(1) };
   try {
     const project = createProject(db, clock, 'unit');
     const domain = await registerDomain(ctx, project.id, 'unit.test');
@@ -338,6 +339,7 @@ test('DELETE is 409 while a workflow step uses the template (usage registry, in 
     deleteTemplate(ctx, project.id, free.id);
     assert.is(db.prepare('SELECT COUNT(*) AS n FROM templates').pluck().get(), 1);
   } finally {
+    await ctx.composer.close();
     db.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -30,18 +30,30 @@ function emitFlip(ctx: Ctx, contact: Contact, reason?: UnsubscribeReason): void 
   });
 }
 
+/** The contact as upsertContact would leave it, without writing: what a send renders before its transaction. */
+export function previewUpsert(ctx: Ctx, projectId: string, input: ContactInput, defaultSubscribed: boolean): UpsertResult {
+  const existing = findContactByEmail(ctx.db, projectId, input.email);
+  const merged = mergeData(existing?.data ?? {}, input.data);
+  const now = ctx.clock.now();
+  const contact: Contact = existing
+    ? { ...existing, data: merged.data, subscribed: input.subscribed ?? existing.subscribed }
+    : { id: randomUUID(), projectId, email: input.email, subscribed: input.subscribed ?? defaultSubscribed, data: merged.data, createdAt: now, updatedAt: now };
+  return { contact, isNew: !existing, oneOff: merged.oneOff };
+}
+
 /**
  * Creates the contact or applies the input to the existing one (matched by email, ignoring case).
  * `defaultSubscribed` applies to new contacts only; existing ones keep their state unless given.
+ * `newId` lets a caller that prepared work for a new contact (a message naming it) fix its id.
  */
-export function upsertContact(ctx: Ctx, projectId: string, input: ContactInput, defaultSubscribed: boolean): UpsertResult {
+export function upsertContact(ctx: Ctx, projectId: string, input: ContactInput, defaultSubscribed: boolean, newId: string = randomUUID()): UpsertResult {
   return ctx.bus.tx(() => {
     const now = ctx.clock.now();
     const existing = findContactByEmail(ctx.db, projectId, input.email);
     if (!existing) {
       const merged = mergeData({}, input.data);
       const contact: Contact = {
-        id: randomUUID(),
+        id: newId,
         projectId,
         email: input.email,
         subscribed: input.subscribed ?? defaultSubscribed,

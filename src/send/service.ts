@@ -2,7 +2,7 @@
 // record, a delivery job and an email.sent event.
 import { randomUUID } from 'node:crypto';
 import type { ContactData } from '../contacts/data.js';
-import { upsertContact } from '../contacts/service.js';
+import { previewUpsert, upsertContact, type ContactInput } from '../contacts/service.js';
 import type { Contact } from '../contacts/store.js';
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest, validationFailed } from '../errors.js';
@@ -11,7 +11,8 @@ import { newEmailRecord } from '../emails/store.js';
 import '../emails/usage.js';
 import { groupCommit } from '../events/group-commit.js';
 import { MB } from '../http/json-body.js';
-import { personalize, respectsSubscription } from '../mail/compose/personalize.js';
+import type { ComposedMessage } from '../mail/compose.js';
+import { personalInput, personalize, respectsSubscription } from '../mail/compose/personalize.js';
 import { resolveContent, type SendContent } from './content.js';
 import type { AddressInput, SendRequest } from './request.js';
 import { checkSendRules } from './rules.js';
@@ -39,18 +40,47 @@ function tooLarge(size: number): ApiError {
   ]);
 }
 
-function sendOne(ctx: Ctx, projectId: string, request: SendRequest, content: SendContent, to: AddressInput): SentEmail {
+/** One recipient, prepared outside the transaction: its contact as the send will leave it and its composed message. */
+interface Prepared {
+  input: ContactInput;
+  name: string | null;
+  contact: Contact;
+  emailId: string;
+  subject: string;
+  message: ComposedMessage;
+}
+
+function checkSize(message: ComposedMessage): void {
+  if (message.raw.length > MAX_MESSAGE_BYTES) throw tooLarge(message.raw.length);
+}
+
+async function prepare(ctx: Ctx, projectId: string, request: SendRequest, content: SendContent, to: AddressInput): Promise<Prepared> {
   const address = typeof to === 'string' ? { email: to, name: null } : { email: to.email, name: to.name ?? null };
   // A recipient's display name is contact data of that recipient.
   const data: ContactData | undefined = address.name ? { ...request.data, name: address.name } : request.data;
-  const { contact, oneOff } = upsertContact(ctx, projectId, { email: address.email, subscribed: request.subscribed, data }, false);
+  const input: ContactInput = { email: address.email, subscribed: request.subscribed, data };
+  const { contact, oneOff } = previewUpsert(ctx, projectId, input, false);
   if (respectsSubscription(content.type) && !contact.subscribed) throw unsubscribedRefusal(contact, content);
   const emailId = randomUUID();
-  const message = personalize(ctx, content, { contact, oneOff, name: address.name }, emailId);
-  if (message.raw.length > MAX_MESSAGE_BYTES) throw tooLarge(message.raw.length);
+  const composeInput = personalInput(ctx, content, { contact, oneOff, name: address.name }, emailId);
+  const message = await ctx.composer.compose(composeInput);
+  checkSize(message);
+  return { input, name: address.name, contact, emailId, subject: composeInput.subject, message };
+}
+
+/** In the transaction: the real upsert, the email record, its delivery job and email.sent. */
+function commit(ctx: Ctx, projectId: string, content: SendContent, p: Prepared): SentEmail {
+  const { contact, oneOff } = upsertContact(ctx, projectId, p.input, false, p.contact.id);
+  if (respectsSubscription(content.type) && !contact.subscribed) throw unsubscribedRefusal(contact, content);
+  // Rare: another request created this contact in the meantime, so the prepared links name an id
+  // that was never stored. Compose again, here, for the contact that exists.
+  const recomposed = contact.id === p.contact.id ? null : personalize(ctx, content, { contact, oneOff, name: p.name }, p.emailId);
+  if (recomposed) checkSize(recomposed);
+  const subject = recomposed?.subject ?? p.subject;
+  const composed: ComposedMessage = recomposed ?? p.message;
   const email = newEmailRecord(
     {
-      id: emailId,
+      id: p.emailId,
       projectId,
       contactId: contact.id,
       templateId: content.templateId,
@@ -61,25 +91,26 @@ function sendOne(ctx: Ctx, projectId: string, request: SendRequest, content: Sen
       from: content.from.email,
       fromName: content.from.name,
       replyTo: content.replyTo,
-      subject: message.subject,
+      subject,
       senderDomain: content.senderDomain,
-      messageId: message.messageId,
+      messageId: composed.messageId,
       status: 'queued',
     },
     ctx.clock.now(),
   );
-  queueEmail(ctx, email, message.raw);
-  return { contact: { id: contact.id, email: contact.email }, email: emailId };
+  queueEmail(ctx, email, composed.raw);
+  return { contact: { id: contact.id, email: contact.email }, email: p.emailId };
 }
 
 /**
- * Validates what the schema cannot, resolves template and sender, then sends to each recipient
- * in turn. The recipients share one transaction (a group commit): a refusal of any one (say, an
- * unsubscribed contact and MARKETING content) leaves nothing written, so a corrected retry sends
- * no duplicates.
+ * Validates what the schema cannot, resolves template and sender, composes each recipient's message
+ * (off the main thread), then writes every recipient in turn in one transaction (a group commit):
+ * a refusal of any one (say, an unsubscribed contact and MARKETING content) leaves nothing written,
+ * so a corrected retry sends no duplicates.
  */
-export function sendEmails(ctx: Ctx, projectId: string, request: SendRequest): Promise<SentEmail[]> {
+export async function sendEmails(ctx: Ctx, projectId: string, request: SendRequest): Promise<SentEmail[]> {
   const attachments = checkSendRules(request);
   const content = resolveContent(ctx, projectId, request, attachments);
-  return groupCommit(ctx.bus)(() => recipientsOf(request.to).map((to) => sendOne(ctx, projectId, request, content, to)));
+  const prepared = await Promise.all(recipientsOf(request.to).map((to) => prepare(ctx, projectId, request, content, to)));
+  return groupCommit(ctx.bus)(() => prepared.map((p) => commit(ctx, projectId, content, p)));
 }

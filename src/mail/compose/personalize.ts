@@ -5,7 +5,7 @@ import type { Ctx } from '../../context.js';
 import type { MessageType } from '../../emails/store.js';
 import { renderHtml, renderPlain, renderSubject } from '../../templates/render.js';
 import { textTemplateOf } from '../text-part.js';
-import { composeMessage, type ComposeAttachment, type Mailbox } from '../compose.js';
+import { composeMessage, type ComposeAttachment, type ComposeInput, type Mailbox } from '../compose.js';
 import { getProject } from '../../projects/store.js';
 import { addTracking } from '../../tracking/rewrite.js';
 import { contactLinks, trackingLinks } from './links.js';
@@ -47,26 +47,31 @@ function isTracked(ctx: Ctx, type: MessageType, projectId: string): boolean {
   return respectsSubscription(type) || getProject(ctx.db, projectId)?.trackTransactional === true;
 }
 
-export function personalize(ctx: Ctx, content: MessageContent, recipient: Recipient, emailId: string): PersonalizedMessage {
+/** Everything of one recipient's message but the MIME building: variables rendered, links signed, tracking added. */
+export function personalInput(ctx: Ctx, content: MessageContent, recipient: Recipient, emailId: string): ComposeInput {
   const { contact } = recipient;
   const links = contactLinks(ctx, { projectId: contact.projectId, contactId: contact.id, emailId }, content.senderDomain);
   const scope = contactScope(contact, recipient.oneOff, links);
-  const subject = renderSubject(content.subject, scope);
   const html = renderHtml(content.html, scope);
   const textTemplate = textTemplateOf(content.html);
-  const { raw, messageId } = composeMessage({
+  return {
     emailId,
     hostname: ctx.config.hostname,
     date: new Date(ctx.clock.now()),
     from: content.from,
     to: { email: contact.email, name: recipient.name },
     replyTo: content.replyTo,
-    subject,
+    subject: renderSubject(content.subject, scope),
     html: isTracked(ctx, content.type, contact.projectId) ? addTracking(html, trackingLinks(ctx, emailId)) : html,
     ...(textTemplate !== null ? { text: renderPlain(textTemplate, scope) } : {}),
     attachments: content.attachments,
     headers: content.headers,
     unsubscribe: respectsSubscription(content.type) ? { url: links.unsubscribeUrl, mailto: links.unsubscribeMailto } : null,
-  });
-  return { subject, raw, messageId };
+  };
+}
+
+/** One recipient's message, composed on this thread. */
+export function personalize(ctx: Ctx, content: MessageContent, recipient: Recipient, emailId: string): PersonalizedMessage {
+  const input = personalInput(ctx, content, recipient, emailId);
+  return { subject: input.subject, ...composeMessage(input) };
 }

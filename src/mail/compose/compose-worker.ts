@@ -1,0 +1,21 @@
+// A composing thread: MIME building is the costliest pure step of accepting a send.
+import { parentPort } from 'node:worker_threads';
+import { composeMessage, type ComposeInput } from '../compose.js';
+
+interface Request {
+  id: number;
+  input: ComposeInput;
+}
+
+parentPort?.on('message', ({ id, input }: Request) => {
+  try {
+    // Buffers arrive as plain Uint8Arrays after the structured clone.
+    const attachments = input.attachments.map((a) => ({ ...a, content: Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength) }));
+    const { raw, messageId } = composeMessage({ ...input, attachments });
+    const bytes = new Uint8Array(raw.byteLength);
+    bytes.set(raw);
+    parentPort?.postMessage({ id, raw: bytes.buffer, messageId }, [bytes.buffer]);
+  } catch (err) {
+    parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
+  }
+});
