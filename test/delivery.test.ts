@@ -121,6 +121,27 @@ test('jobs survive kill -9: emails queued while the MX refused are delivered aft
   for (const id of ids) await eventually(eventFor('email.delivery', id), 10_000, `delivery of ${id} after restart`);
 });
 
+test('the per-project send throttle holds the queue, not the API', async () => {
+  const slow = await startMailEnv({ config: { delivery: { throttlePerMinute: 2 } } });
+  try {
+    await slow.verifySender('sender.test');
+    slow.routeToSink('rcpt.test');
+    const sent = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) => slow.daemon.request('POST', '/v1/send', { to: `t${i}@rcpt.test`, from: 'hello@sender.test', subject: 'T', body: '<p>t</p>' })),
+    );
+    assert.ok(sent.every((r) => r.status === 200), 'the API accepts everything at once');
+    await slow.sink.waitFor(2, 8000);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.is(slow.sink.messages.length, 2, 'two a minute');
+    await slow.advance(60_000);
+    await slow.sink.waitFor(4, 8000);
+    await slow.advance(60_000);
+    await slow.sink.waitFor(5, 8000);
+  } finally {
+    await slow.close();
+  }
+});
+
 test('relay mode: everything goes through the smarthost with its credentials, same events', async () => {
   const relay = await startMailEnv({ sink: { auth: { user: 'relay-user', pass: 'relay-pass' } }, relay: true });
   try {

@@ -128,6 +128,20 @@ test('mail to a verified domain is email.received with every field, DKIM verdict
   assert.is(bad.data.dkimVerdict, 'FAIL');
 });
 
+test('STARTTLS is offered and works (self-signed certificate generated at first start)', async () => {
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: env.daemon.smtpPort,
+    secure: false,
+    requireTLS: true,
+    tls: { rejectUnauthorized: false },
+  });
+  const info = await transport.sendMail({ from: 'tls@people.test', to: 'support@sender.test', subject: 'Over TLS', text: 'encrypted' });
+  transport.close();
+  assert.match(info.response, /^250/);
+  await eventually(async () => (await eventsNamed(env.daemon, 'email.received')).find((e) => e.data.from === 'tls@people.test'), 8000, 'received over TLS');
+});
+
 test('malformed MIME and 8-bit garbage get a 250 and never crash the daemon', async () => {
   for (const name of ['malformed-mime.eml', 'eight-bit-garbage.eml']) {
     const reply = await smtpSend('x@people.test', ['support@sender.test'], readFileSync(join(fixtures, name)));

@@ -9,11 +9,15 @@ export interface Composer {
 
 type Reply = { id: number; raw: ArrayBuffer; messageId: string } | { id: number; error: string };
 
-/** Composes MIME messages on worker threads (one per spare core, at least one), round robin. */
+/**
+ * Composes MIME messages on worker threads (one per spare core, at least one), round robin.
+ * The threads start with the first message: a daemon that never sends pays nothing for them.
+ */
 export function createComposer(threads = Math.min(Math.max(availableParallelism() - 1, 1), 4)): Composer {
-  const pending = new Map<number, { resolve: (m: ComposedMessage) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { worker: Worker; resolve: (m: ComposedMessage) => void; reject: (e: Error) => void }>();
   let nextId = 0;
-  const workers = Array.from({ length: threads }, () => {
+  let workers: Worker[] = [];
+  const spawn = () => {
     const worker = new Worker(new URL('./compose-worker.js', import.meta.url));
     worker.on('message', (reply: Reply) => {
       const waiting = pending.get(reply.id);
@@ -22,18 +26,25 @@ export function createComposer(threads = Math.min(Math.max(availableParallelism(
       if ('error' in reply) waiting.reject(new Error(reply.error));
       else waiting.resolve({ raw: Buffer.from(reply.raw), messageId: reply.messageId });
     });
+    // A thread that died fails its own messages and leaves the pool; the next message refills it.
     worker.on('error', (err) => {
-      for (const [, waiting] of pending) waiting.reject(err);
-      pending.clear();
+      workers = workers.filter((w) => w !== worker);
+      for (const [id, waiting] of pending) {
+        if (waiting.worker !== worker) continue;
+        pending.delete(id);
+        waiting.reject(err);
+      }
     });
     return worker;
-  });
+  };
   return {
     compose: (input) =>
       new Promise((resolve, reject) => {
+        if (workers.length === 0) workers = Array.from({ length: threads }, spawn);
         const id = nextId++;
-        pending.set(id, { resolve, reject });
-        workers[id % workers.length]!.postMessage({ id, input });
+        const worker = workers[id % workers.length]!;
+        pending.set(id, { worker, resolve, reject });
+        worker.postMessage({ id, input });
       }),
     close: async () => {
       await Promise.all(workers.map((w) => w.terminate()));

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createBus } from '../src/bus/bus.js';
+import { ShiftableClock } from '../src/clock.js';
+import { loadConfig } from '../src/config.js';
+import { upsertContact } from '../src/contacts/service.js';
+import type { Ctx } from '../src/context.js';
+import { deliveryJob } from '../src/delivery/job.js';
+import { SendThrottle } from '../src/delivery/throttle.js';
+import { createDns } from '../src/dns/resolver.js';
+import { findEmailById, insertEmail, newEmailRecord, type SourceType } from '../src/emails/store.js';
+import { JobQueue } from '../src/jobs/queue.js';
+import type { Logger } from '../src/log.js';
+import { createComposer } from '../src/mail/compose/pool.js';
+import { createDelivery } from '../src/mail/outbound/deliver.js';
+import { createProject } from '../src/projects/service.js';
+import { openStore } from '../src/store/db.js';
+import { suppress } from '../src/suppressions/store.js';
+
+test('suppressed addresses get no campaign or workflow mail; transactional mail still goes', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'postmill-suppression-'));
+  const log: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+  const clock = new ShiftableClock();
+  const db = openStore(dir);
+  // Nothing answers on this resolver: a delivery that is attempted ends deferred, one that is not stays suppressed.
+  const dns = createDns(['127.0.0.1:1'], 300);
+  const ctx: Ctx = { db, bus: createBus(db, clock, log), jobs: new JobQueue(db, clock), clock, config: loadConfig(null, {}), log, dns, composer: createComposer(1) };
+  const delivery = createDelivery({ dns, hostname: 'mx.postmill.test', port: 1, mode: 'mx' });
+  try {
+    const project = createProject(db, clock, 'p');
+    const { contact } = upsertContact(ctx, project.id, { email: 'gone@rcpt.test' }, true);
+    suppress(db, project.id, 'GONE@rcpt.test', 'bounce', null, clock.now());
+    const job = deliveryJob(ctx, { delivery, throttle: new SendThrottle(clock, 0), concurrency: 1, maxAgeMs: 3_600_000 });
+    const run = async (sourceType: SourceType) => {
+      const email = newEmailRecord(
+        {
+          id: randomUUID(),
+          projectId: project.id,
+          contactId: contact.id,
+          templateId: null,
+          campaignId: null,
+          sourceType,
+          messageType: 'MARKETING',
+          to: contact.email,
+          from: 'news@sender.test',
+          fromName: null,
+          replyTo: null,
+          subject: 's',
+          senderDomain: 'sender.test',
+          messageId: '<m@x>',
+          status: 'queued',
+        },
+        clock.now(),
+      );
+      insertEmail(db, email, Buffer.from('Subject: s\r\n\r\nhello\r\n'));
+      await job.run({ id: 1, kind: 'email.deliver', projectId: project.id, payload: { emailId: email.id }, attempts: 1, maxAttempts: 5, runAt: 0, createdAt: 0 });
+      return findEmailById(db, project.id, email.id)!.status;
+    };
+    assert.is(await run('CAMPAIGN'), 'suppressed');
+    assert.is(await run('WORKFLOW'), 'suppressed');
+    assert.is(await run('TRANSACTIONAL'), 'deferred', 'transactional mail is attempted');
+  } finally {
+    await delivery.close();
+    await ctx.composer.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
