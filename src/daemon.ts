@@ -50,7 +50,6 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 export async function startDaemon(config: Config): Promise<Daemon> {
   const log = createLogger(config.log.level);
   const db = openStore(config.dataDir);
-  const checkpointer = startCheckpointer(storeFile(config.dataDir));
   const clock = new ShiftableClock(config.testHooks ? savedClockOffset(db) : 0);
   const bus = createBus(db, clock, log);
   const jobs = new JobQueue(db, clock);
@@ -96,6 +95,8 @@ export async function startDaemon(config: Config): Promise<Daemon> {
     const http = `http://${host}:${bound.port}`;
     if (!config.publicUrl) config.publicUrl = http;
     const listener = inbound;
+    // Started once the listeners are up: the thread's start-up does not delay the ready line.
+    const checkpointer = startCheckpointer(storeFile(config.dataDir));
     return {
       ctx,
       http,
@@ -118,7 +119,6 @@ export async function startDaemon(config: Config): Promise<Daemon> {
     server.close();
     await inbound?.close();
     await delivery.close();
-    await checkpointer.stop();
     await composer.close();
     db.close();
     throw err;

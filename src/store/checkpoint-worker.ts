@@ -6,6 +6,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 const { file, everyMs } = workerData as { file: string; everyMs: number };
 const db = new Database(file);
 db.pragma('busy_timeout = 5000');
+// Checkpointing streams pages from the WAL to the file: no page cache worth keeping.
+db.pragma('cache_size = -1024');
 
 const timer = setInterval(() => {
   try {
