@@ -2,7 +2,7 @@ import { iso } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { setSubscribed } from '../contacts/service.js';
 import { findContactById } from '../contacts/store.js';
-import { markBounced, markComplained, setEmailStatus } from '../delivery/store.js';
+import { markBounced, markComplained, setEmailStatus } from '../emails/store.js';
 import { emailEventBase } from '../emails/present.js';
 import type { Email } from '../emails/store.js';
 import { suppress, type SuppressionReason } from '../suppressions/store.js';

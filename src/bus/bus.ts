@@ -50,12 +50,15 @@ export function createBus(db: Db, clock: Clock, log: Logger): Bus {
     }
   };
 
+  // One transaction function for every call (nested calls become savepoints).
+  const inTransaction = db.transaction((fn: () => unknown) => fn());
+
   const tx = <T>(fn: () => T): T => {
     depth++;
     const mark = pending.length;
     let result: T;
     try {
-      result = db.transaction(fn)();
+      result = inTransaction(fn) as T;
     } catch (err) {
       depth--;
       pending.length = mark; // the rolled-back part never happened

@@ -4,14 +4,13 @@ import { recordBounce } from '../bounces/record.js';
 import { dkimFor } from '../domains/signing.js';
 import { emailEventBase } from '../emails/present.js';
 import type { DeliverPayload } from '../emails/service.js';
-import { findEmailById, type Email } from '../emails/store.js';
 import { verpAddress } from '../inbound/classify/verp.js';
 import type { JobHandler, Reschedule } from '../jobs/runner.js';
 import type { Delivery, DeliveryResult } from '../mail/outbound/deliver.js';
 import { suppressionOf } from '../suppressions/store.js';
 import { retryDelayMs } from './schedule.js';
 import { signMessage } from './sign.js';
-import { markDeferred, markDelivered, messageOf, setEmailStatus, storeSigned } from './store.js';
+import { findEmailById, markDeferred, markDelivered, messageOf, setEmailStatus, storeSigned, type Email } from '../emails/store.js';
 import type { SendThrottle } from './throttle.js';
 
 const FINAL = new Set(['delivered', 'bounced', 'failed', 'suppressed']);

@@ -140,3 +140,73 @@ export function findRawMessage(db: Db, projectId: string, emailId: string): Buff
 export function countEmailsOfTemplate(db: Db, projectId: string, templateId: string): number {
   return (sql(db, 'SELECT COUNT(*) AS n FROM emails WHERE project_id = ? AND template_id = ?').get(projectId, templateId) as { n: number }).n;
 }
+
+// Delivery and feedback outcomes.
+export function messageOf(db: Db, emailId: string): { raw: Buffer; signed: boolean } | null {
+  const row = sql(db, 'SELECT raw, signed FROM email_messages WHERE email_id = ?').get(emailId) as { raw: Buffer; signed: number } | undefined;
+  return row ? { raw: row.raw, signed: row.signed === 1 } : null;
+}
+
+/** The signed message replaces the unsigned one, so later attempts send the very same bytes. */
+export function storeSigned(db: Db, emailId: string, raw: Buffer): void {
+  sql(db, 'UPDATE email_messages SET raw = ?, signed = 1 WHERE email_id = ?').run(raw, emailId);
+}
+
+export function setEmailStatus(db: Db, emailId: string, status: EmailStatus, response: string | null, now: number): void {
+  sql(db, 'UPDATE emails SET status = ?, last_response = coalesce(?, last_response), updated_at = ? WHERE id = ?').run(status, response, now, emailId);
+}
+
+/** Answers how many times this email has now been deferred: the retry schedule's step. */
+export function markDeferred(db: Db, emailId: string, response: string, now: number): number {
+  const row = sql(
+    db,
+    `UPDATE emails SET status = 'deferred', last_response = ?, deferrals = deferrals + 1, updated_at = ? WHERE id = ? RETURNING deferrals`,
+  ).get(response, now, emailId) as { deferrals: number } | undefined;
+  return row?.deferrals ?? 1;
+}
+
+export function markDelivered(db: Db, emailId: string, response: string, now: number): void {
+  sql(db, `UPDATE emails SET status = 'delivered', last_response = ?, delivered_at = ?, updated_at = ? WHERE id = ?`).run(response, now, now, emailId);
+}
+
+/** Answers false when the email already has a permanent bounce (a second report changes nothing). */
+export function markBounced(db: Db, emailId: string, response: string | null, now: number): boolean {
+  return (
+    sql(
+      db,
+      `UPDATE emails SET status = 'bounced', last_response = coalesce(?, last_response), bounced_at = ?, updated_at = ?
+       WHERE id = ? AND bounced_at IS NULL`,
+    ).run(response, now, now, emailId).changes === 1
+  );
+}
+
+/** Answers false when a complaint was already recorded for the email. */
+export function markComplained(db: Db, emailId: string, now: number): boolean {
+  return sql(db, 'UPDATE emails SET complained_at = ?, updated_at = ? WHERE id = ? AND complained_at IS NULL').run(now, now, emailId).changes === 1;
+}
+
+// Opens and clicks.
+/** The project of an email named by a signed token (the token carries only the email id). */
+export function projectOfEmail(db: Db, emailId: string): string | null {
+  const row = sql(db, 'SELECT project_id FROM emails WHERE id = ?').get(emailId) as { project_id: string } | undefined;
+  return row?.project_id ?? null;
+}
+
+/** Counts one open; answers the running total and whether it was the first. */
+export function countOpen(db: Db, emailId: string, now: number): { opens: number; first: boolean } {
+  const row = sql(
+    db,
+    `UPDATE emails SET opens = opens + 1, first_opened_at = coalesce(first_opened_at, ?), updated_at = ? WHERE id = ?
+     RETURNING opens, first_opened_at`,
+  ).get(now, now, emailId) as { opens: number; first_opened_at: number };
+  return { opens: row.opens, first: row.opens === 1 };
+}
+
+export function countClick(db: Db, emailId: string, now: number): { clicks: number; first: boolean } {
+  const row = sql(
+    db,
+    `UPDATE emails SET clicks = clicks + 1, first_clicked_at = coalesce(first_clicked_at, ?), updated_at = ? WHERE id = ?
+     RETURNING clicks`,
+  ).get(now, now, emailId) as { clicks: number };
+  return { clicks: row.clicks, first: row.clicks === 1 };
+}

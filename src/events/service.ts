@@ -5,7 +5,7 @@ import type { Contact } from '../contacts/store.js';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import { eventData } from './data.js';
-import { groupCommit } from './group-commit.js';
+import { groupCommit } from '../bus/group-commit.js';
 import { assertTrackable, isReservedEventName } from './names.js';
 import { deleteEventsNamed, listContactEvents, type EventRecord } from './store.js';
 

@@ -9,7 +9,7 @@ import { ApiError, badRequest, validationFailed } from '../errors.js';
 import { queueEmail } from '../emails/service.js';
 import { newEmailRecord } from '../emails/store.js';
 import '../emails/usage.js';
-import { groupCommit } from '../events/group-commit.js';
+import { groupCommit } from '../bus/group-commit.js';
 import { MB } from '../http/json-body.js';
 import type { ComposedMessage } from '../mail/compose.js';
 import { personalInput, personalize, respectsSubscription } from '../mail/compose/personalize.js';

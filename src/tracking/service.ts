@@ -3,9 +3,8 @@ import type { Ctx } from '../context.js';
 import { setSubscribed } from '../contacts/service.js';
 import { findContactById, type Contact } from '../contacts/store.js';
 import { emailEventBase } from '../emails/present.js';
-import { findEmailById } from '../emails/store.js';
 import { verifyToken, type ContactTokenKind } from './tokens.js';
-import { countClick, countOpen, projectOfEmail } from './store.js';
+import { countClick, countOpen, findEmailById, projectOfEmail } from '../emails/store.js';
 
 function emailOf(ctx: Ctx, emailId: string) {
   const projectId = projectOfEmail(ctx.db, emailId);

@@ -1,7 +1,7 @@
 // Group commit: writes queued during one turn of the event loop run in one transaction, each in
 // its own savepoint so a failing one rolls back alone. Under concurrent load the cost of a commit
 // (the WAL write) is shared by every request of the turn instead of paid by each.
-import type { Bus } from '../bus/bus.js';
+import type { Bus } from './bus.js';
 
 /** Runs fn in the next group transaction; settles once that transaction has committed. */
 export type Committer = <T>(fn: () => T) => Promise<T>;
