@@ -16,7 +16,7 @@ import type { Logger } from '../src/log.js';
 import { createProject } from '../src/projects/service.js';
 import { openStore } from '../src/store/db.js';
 import { createTemplate, deleteTemplate, usageOfTemplate } from '../src/templates/service.js';
-import { registerTemplateUsage } from '../src/templates/usage.js';
+import { templateUsages } from '../src/templates/usage.js';
 import type { Keys, TestDaemon } from './helpers/daemon.js';
 import { startMailEnv, type MailEnv } from './helpers/mail-env.js';
 import { createComposer } from '../src/mail/compose/pool.js';
@@ -326,7 +326,7 @@ test('DELETE is 409 while a workflow step uses the template (usage registry, in 
     const used = createTemplate(ctx, project.id, input);
     const free = createTemplate(ctx, project.id, input);
     const step = { workflowId: 'w1', stepId: 's1' };
-    registerTemplateUsage((_ctx, projectId, templateId) => (projectId === project.id && templateId === used.id ? { workflowSteps: [step], emailsSent: 2 } : {}));
+    templateUsages.register((_ctx, projectId, templateId) => (projectId === project.id && templateId === used.id ? { workflowSteps: [step], emailsSent: 2 } : {}));
     assert.equal(usageOfTemplate(ctx, project.id, used.id), { campaigns: [], workflowSteps: [step], emailsSent: 2 });
     try {
       deleteTemplate(ctx, project.id, used.id);

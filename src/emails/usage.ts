@@ -1,5 +1,5 @@
-import { registerTemplateUsage } from '../templates/usage.js';
+import { templateUsages } from '../templates/usage.js';
 import { countEmailsOfTemplate } from './store.js';
 
 // Imported for this effect once per process: template usage counts the emails sent from a template.
-registerTemplateUsage((ctx, projectId, templateId) => ({ emailsSent: countEmailsOfTemplate(ctx.db, projectId, templateId) }));
+templateUsages.register((ctx, projectId, templateId) => ({ emailsSent: countEmailsOfTemplate(ctx.db, projectId, templateId) }));

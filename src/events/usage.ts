@@ -1,30 +1,18 @@
 import type { NamedRef } from '../contacts/field-usage.js';
 import type { Ctx } from '../context.js';
+import { createUsageRegistry } from '../usage/registry.js';
 import { countEventsNamed } from './store.js';
 
-export interface EventNameUsage {
+export type EventNameUsage = {
   segments: NamedRef[];
   workflows: NamedRef[];
   campaigns: NamedRef[];
-}
+};
 
-/** A resource that can reference an event name (segment filters, workflow triggers and waits) reports its uses here. */
-export type EventUsageProvider = (ctx: Ctx, projectId: string, eventName: string) => Partial<EventNameUsage>;
-
-const providers: EventUsageProvider[] = [];
-
-export function registerEventUsage(provider: EventUsageProvider): void {
-  providers.push(provider);
-}
+/** Segment filters, workflow triggers and waits that reference an event name. */
+export const eventUsages = createUsageRegistry<EventNameUsage>(() => ({ segments: [], workflows: [], campaigns: [] }));
 
 /** Where the name is referenced, and how many events of the project carry it. */
 export function eventUsage(ctx: Ctx, projectId: string, eventName: string): EventNameUsage & { count: number } {
-  const usage: EventNameUsage = { segments: [], workflows: [], campaigns: [] };
-  for (const provider of providers) {
-    const found = provider(ctx, projectId, eventName);
-    usage.segments.push(...(found.segments ?? []));
-    usage.workflows.push(...(found.workflows ?? []));
-    usage.campaigns.push(...(found.campaigns ?? []));
-  }
-  return { ...usage, count: countEventsNamed(ctx.db, projectId, eventName) };
+  return { ...eventUsages.collect(ctx, projectId, eventName), count: countEventsNamed(ctx.db, projectId, eventName) };
 }
