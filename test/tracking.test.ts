@@ -134,4 +134,18 @@ test('transactional mail is not tracked unless the project turns tracking on', a
   assert.match(await send(), '/t/c/');
 });
 
+// Last in this file: it uses up the address's allowance for a minute.
+test('the public pages are rate limited per client address', async () => {
+  let limited = null as Response | null;
+  for (let i = 0; i < 400 && !limited; i++) {
+    const r = await fetch(`${env.daemon.url}/u/not-a-real-token-${i}`);
+    await r.arrayBuffer();
+    if (r.status === 429) limited = r;
+  }
+  assert.ok(limited, 'refused within 400 requests');
+  assert.ok(Number(limited!.headers.get('retry-after')) > 0);
+  const api = await env.daemon.request('GET', '/contacts');
+  assert.is(api.status, 200, 'the API limit is per project, apart from the pages');
+});
+
 test.run();
