@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
@@ -151,6 +152,30 @@ test('malformed MIME and 8-bit garbage get a 250 and never crash the daemon', as
   assert.match(await smtpSend('x@people.test', ['support@sender.test'], garbage), /^250/);
   await new Promise((r) => setTimeout(r, 300));
   assert.is((await env.daemon.request('GET', '/health', undefined, { key: null })).status, 200);
+});
+
+test('a slow client gets proper answers and never stalls the API', async () => {
+  const socket = createConnection({ host: '127.0.0.1', port: env.daemon.smtpPort });
+  let transcript = '';
+  socket.on('data', (d: Buffer) => (transcript += d.toString()));
+  await eventually(async () => transcript.startsWith('220 '), 5000, 'the greeting'); // talking first is refused (421)
+  const slowly = async (line: string) => {
+    for (const ch of line) {
+      socket.write(ch);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  const dribble = slowly('EHLO slow.test\r\nMAIL FROM:<slow@people.test>\r\nRCPT TO:<nobody@elsewhere.test>\r\n');
+  const started = Date.now();
+  const health = await env.daemon.request('GET', '/health', undefined, { key: null });
+  assert.is(health.status, 200);
+  assert.ok(Date.now() - started < 1000, 'the API answers while the client dribbles');
+  await dribble;
+  await eventually(async () => /550/.test(transcript), 5000, 'an answer to the slow RCPT');
+  assert.match(transcript, /^220 /);
+  assert.match(transcript, /250[- ]SIZE \d+/);
+  assert.match(transcript, /250-STARTTLS/);
+  socket.destroy();
 });
 
 test('a message over the size limit is refused with 552; too many recipients with 452', async () => {

@@ -36,7 +36,9 @@ export async function startInbound(app: Ctx): Promise<InboundListener> {
   const tls = await tlsMaterial(app);
   const server = new SMTPServer({
     name: app.config.hostname,
-    banner: 'Postmill ESMTP',
+    banner: 'Postmill',
+    // Every lookup goes through dns.servers; the client's PTR is not needed for any verdict.
+    disableReverseLookup: true,
     key: tls.key,
     cert: tls.cert,
     authOptional: true,
