@@ -10,7 +10,7 @@ import { startDnsServer } from '../helpers/dns-server.js';
 import { startSmtpSink } from '../helpers/smtp-sink.js';
 import { call, closeAgent, load, type BenchResult, type LoadResult } from './load.js';
 
-const CLIENTS = 20;
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 20);
 const DURATION_MS = 10_000;
 const VARIABLES = ['firstName', 'lastName', 'company', 'plan', 'city', 'orderId', 'total', 'currency', 'item', 'supportEmail'];
 
