@@ -6,28 +6,28 @@ import { emailEventBase } from '../emails/present.js';
 import { verifyToken, type ContactTokenKind } from './tokens.js';
 import { countClick, countOpen, findEmailById, projectOfEmail } from '../emails/store.js';
 
-function emailOf(ctx: Ctx, emailId: string) {
-  const projectId = projectOfEmail(ctx.db, emailId);
-  return projectId ? findEmailById(ctx.db, projectId, emailId) : null;
+/**
+ * One open or click of an email: `count` updates the record and answers the event's own fields,
+ * emitted with the base fields in the same transaction. An email that no longer exists records nothing.
+ */
+function recordEngagement(ctx: Ctx, emailId: string, name: 'email.open' | 'email.click', count: (now: number) => Record<string, unknown>): void {
+  ctx.bus.tx(() => {
+    const projectId = projectOfEmail(ctx.db, emailId);
+    const email = projectId ? findEmailById(ctx.db, projectId, emailId) : null;
+    if (!email) return;
+    const now = ctx.clock.now();
+    const data = { ...emailEventBase(email), ...count(now) };
+    ctx.bus.emit({ projectId: email.projectId, name, contactId: email.contactId, emailId: email.id, data, at: now });
+  });
 }
 
 /** An open pixel was fetched: counts it and emits email.open. A bad token records nothing. */
 export function recordOpen(ctx: Ctx, token: string): void {
   const payload = verifyToken(ctx, token);
   if (payload?.kind !== 'open') return;
-  ctx.bus.tx(() => {
-    const email = emailOf(ctx, payload.emailId);
-    if (!email) return;
-    const now = ctx.clock.now();
-    const { opens, first } = countOpen(ctx.db, email.id, now);
-    ctx.bus.emit({
-      projectId: email.projectId,
-      name: 'email.open',
-      contactId: email.contactId,
-      emailId: email.id,
-      data: { ...emailEventBase(email), openedAt: iso(now), opens, isFirstOpen: first },
-      at: now,
-    });
+  recordEngagement(ctx, payload.emailId, 'email.open', (now) => {
+    const { opens, first } = countOpen(ctx.db, payload.emailId, now);
+    return { openedAt: iso(now), opens, isFirstOpen: first };
   });
 }
 
@@ -35,19 +35,9 @@ export function recordOpen(ctx: Ctx, token: string): void {
 export function recordClick(ctx: Ctx, token: string): string | null {
   const payload = verifyToken(ctx, token);
   if (payload?.kind !== 'click') return null;
-  ctx.bus.tx(() => {
-    const email = emailOf(ctx, payload.emailId);
-    if (!email) return;
-    const now = ctx.clock.now();
-    const { clicks, first } = countClick(ctx.db, email.id, now);
-    ctx.bus.emit({
-      projectId: email.projectId,
-      name: 'email.click',
-      contactId: email.contactId,
-      emailId: email.id,
-      data: { ...emailEventBase(email), link: payload.url, clickedAt: iso(now), clicks, isFirstClick: first },
-      at: now,
-    });
+  recordEngagement(ctx, payload.emailId, 'email.click', (now) => {
+    const { clicks, first } = countClick(ctx.db, payload.emailId, now);
+    return { link: payload.url, clickedAt: iso(now), clicks, isFirstClick: first };
   });
   return payload.url;
 }
