@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Clock } from '../clock.js';
-import { ApiError } from '../errors.js';
+import { ApiError, FlatError } from '../errors.js';
 import { sql, type Db } from '../store/db.js';
 import { projectOf, type ApiState } from './state.js';
 
@@ -53,7 +53,7 @@ export function idempotency(db: Db, clock: Clock): Middleware<ApiState> {
       await next();
       status = ctx.status;
     } catch (err) {
-      status = err instanceof ApiError ? err.status : 500;
+      status = err instanceof ApiError || err instanceof FlatError ? err.status : 500;
       throw err;
     } finally {
       if (status >= 400 && status < 500) {
