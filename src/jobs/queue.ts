@@ -46,7 +46,7 @@ export const DEFAULT_MAX_ATTEMPTS = 5;
 
 /** Durable job rows. Call enqueue inside the transaction that makes the job necessary. */
 export class JobQueue {
-  private onEnqueue: () => void = () => {};
+  private onEnqueue: (kind: string) => void = () => {};
 
   constructor(
     private readonly db: Db,
@@ -54,7 +54,7 @@ export class JobQueue {
   ) {}
 
   /** The runner listens here so new work starts without polling. */
-  setListener(fn: () => void): void {
+  setListener(fn: (kind: string) => void): void {
     this.onEnqueue = fn;
   }
 
@@ -66,7 +66,7 @@ export class JobQueue {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (unique_key) DO NOTHING`,
     ).run(kind, opts.projectId ?? null, JSON.stringify(payload ?? {}), opts.runAt ?? now, opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, opts.uniqueKey ?? null, now, now);
     if (info.changes === 0) return null;
-    this.onEnqueue();
+    this.onEnqueue(kind);
     return Number(info.lastInsertRowid);
   }
 

@@ -25,6 +25,9 @@ export class JobRunner {
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   private scheduled = false;
+  /** Kinds that may have new work since the last pass (an enqueue, a freed slot). */
+  private readonly dirty = new Set<string>();
+  private everyKind = true;
   private stopped = true;
   private abandoned = false;
 
@@ -33,7 +36,7 @@ export class JobRunner {
     private readonly clock: Clock,
     private readonly log: Logger,
   ) {
-    queue.setListener(() => this.wake());
+    queue.setListener((kind) => this.wake(kind));
   }
 
   register<P>(kind: string, handler: JobHandler<P>): void {
@@ -48,8 +51,10 @@ export class JobRunner {
     this.wake();
   }
 
-  /** Ask for a pass soon (coalesced); cheap to call often. */
-  wake(): void {
+  /** Ask for a pass soon (coalesced); cheap to call often. With a kind, only that kind is looked at. */
+  wake(kind?: string): void {
+    if (kind === undefined) this.everyKind = true;
+    else this.dirty.add(kind);
     if (this.stopped || this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
@@ -69,7 +74,12 @@ export class JobRunner {
 
   private tick(): void {
     if (this.stopped) return;
-    for (const [kind, handler] of this.handlers) {
+    const kinds = this.everyKind ? [...this.handlers.keys()] : [...this.dirty];
+    this.everyKind = false;
+    this.dirty.clear();
+    for (const kind of kinds) {
+      const handler = this.handlers.get(kind);
+      if (!handler) continue;
       const free = handler.concurrency - (this.running.get(kind) ?? 0);
       if (free <= 0) continue;
       for (const job of this.queue.claim(kind, free, LEASE_MS)) this.launch(kind, handler, job);
@@ -82,7 +92,7 @@ export class JobRunner {
     const done = this.execute(handler, job).finally(() => {
       this.running.set(kind, (this.running.get(kind) ?? 1) - 1);
       this.inFlight.delete(done);
-      this.wake();
+      this.wake(kind);
     });
     this.inFlight.add(done);
   }
@@ -112,7 +122,10 @@ export class JobRunner {
     const now = this.clock.now();
     const next = this.queue.nextRunAfter([...this.handlers.keys()], now);
     const wait = next === null ? MAX_SLEEP_MS : Math.min(next - now, MAX_SLEEP_MS);
-    this.timer = setTimeout(() => this.tick(), wait);
+    this.timer = setTimeout(() => {
+      this.everyKind = true;
+      this.tick();
+    }, wait);
     this.timer.unref();
   }
 }
