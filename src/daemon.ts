@@ -103,11 +103,13 @@ export async function startDaemon(config: Config): Promise<Daemon> {
       smtp: listener.address,
       createdProject,
       stop: async () => {
+        // Everything within the contract's 10 seconds: what is unfinished at the deadline stays queued.
+        const deadline = Date.now() + 8_000;
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
+        await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
         await listener.close();
-        await runner.stop(7_000);
+        await runner.stop(Math.max(deadline - Date.now(), 500));
         await delivery.close();
         server.closeAllConnections();
         await checkpointer.stop();

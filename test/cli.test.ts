@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -21,6 +22,25 @@ test('serve: first start prints the default project keys once, then the ready li
     const list = d.cli('project', 'list');
     assert.is(list.length, 1, 'no second default project on restart');
     assert.equal(Object.keys(list[0]).sort(), ['createdAt', 'disabled', 'id', 'name']);
+  } finally {
+    await d.dispose();
+  }
+});
+
+test('SIGTERM with an idle SMTP client and an open HTTP connection still exits 0 within 10 s', async () => {
+  const d = await startTestDaemon();
+  try {
+    const smtp = createConnection({ host: d.smtpHost, port: d.smtpPort });
+    await new Promise((r) => smtp.once('data', r)); // the greeting; then it just sits there
+    smtp.on('error', () => {});
+    const http = createConnection({ host: '127.0.0.1', port: Number(new URL(d.url).port) });
+    http.write('GET /health HTTP/1.1\r\nHost: x\r\n'); // an unfinished request
+    http.on('error', () => {});
+    const started = Date.now();
+    assert.is(await d.stop(), 0);
+    assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
+    smtp.destroy();
+    http.destroy();
   } finally {
     await d.dispose();
   }

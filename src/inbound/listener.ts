@@ -46,7 +46,7 @@ export async function startInbound(app: Ctx): Promise<InboundListener> {
     size: smtp.maxSize,
     maxClients: smtp.maxClients,
     socketTimeout: 60_000,
-    closeTimeout: 5_000,
+    closeTimeout: 2_000, // on shutdown, clients still connected get this long
     logger: false,
     onConnect(session, callback) {
       const ip = session.remoteAddress;
