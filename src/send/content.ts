@@ -4,7 +4,7 @@ import { assertSender } from '../domains/sender.js';
 import { ApiError } from '../errors.js';
 import type { MessageType } from '../emails/store.js';
 import type { ComposeAttachment, Mailbox } from '../mail/compose.js';
-import type { MessageContent } from '../mail/compose/personalize.js';
+import { isTracked, type MessageContent } from '../mail/compose/personalize.js';
 import { findTemplateById, type Template } from '../templates/store.js';
 import type { AddressInput, SendRequest } from './request.js';
 
@@ -44,5 +44,6 @@ export function resolveContent(ctx: Ctx, projectId: string, request: SendRequest
     attachments,
     templateId: template?.id ?? null,
     senderDomain: domain,
+    tracked: isTracked(ctx, type, projectId),
   };
 }

@@ -23,6 +23,8 @@ export interface MessageContent {
   attachments: ComposeAttachment[];
   /** The verified domain that covers the sender: the bounce domain is `bounces.<senderDomain>`. */
   senderDomain: string;
+  /** Open and click tracking: decided once for the content (see `isTracked`), not per recipient. */
+  tracked: boolean;
 }
 
 export interface Recipient {
@@ -43,7 +45,7 @@ export interface PersonalizedMessage {
 export const respectsSubscription = (type: MessageType) => type !== 'TRANSACTIONAL';
 
 /** Opens and clicks are tracked for marketing content, and for transactional mail where the project turned it on. */
-function isTracked(ctx: Ctx, type: MessageType, projectId: string): boolean {
+export function isTracked(ctx: Ctx, type: MessageType, projectId: string): boolean {
   return respectsSubscription(type) || getProject(ctx.db, projectId)?.trackTransactional === true;
 }
 
@@ -62,7 +64,7 @@ export function personalInput(ctx: Ctx, content: MessageContent, recipient: Reci
     to: { email: contact.email, name: recipient.name },
     replyTo: content.replyTo,
     subject: renderSubject(content.subject, scope),
-    html: isTracked(ctx, content.type, contact.projectId) ? addTracking(html, trackingLinks(ctx, emailId)) : html,
+    html: content.tracked ? addTracking(html, trackingLinks(ctx, emailId)) : html,
     ...(textTemplate !== null ? { text: renderPlain(textTemplate, scope) } : {}),
     attachments: content.attachments,
     headers: content.headers,
