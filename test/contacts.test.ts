@@ -37,6 +37,19 @@ test('data rules: null deletes, reserved keys dropped, objects and arrays stored
   assert.equal(p.body.data, { keep: 'x', list: [1, 2], obj: { a: 1 } });
 });
 
+test('PATCH flips of subscribed emit contact.unsubscribed / contact.subscribed (empty data); no flip, no event', async () => {
+  const c = await d.request('POST', '/contacts', { email: 'flipper@example.test' });
+  const events = async () =>
+    ((await d.request('GET', `/events/contact/${c.body.id}`)).body.data as { name: string; data: unknown }[]).map((e) => [e.name, e.data]);
+  await d.request('PATCH', `/contacts/${c.body.id}`, { subscribed: false });
+  await d.request('PATCH', `/contacts/${c.body.id}`, { subscribed: false, data: { x: 1 } });
+  await d.request('PATCH', `/contacts/${c.body.id}`, { subscribed: true });
+  const seen = await events();
+  assert.is(seen.length, 2);
+  assert.ok(seen.some(([name, data]) => name === 'contact.unsubscribed' && JSON.stringify(data) === '{}'));
+  assert.ok(seen.some(([name, data]) => name === 'contact.subscribed' && JSON.stringify(data) === '{}'));
+});
+
 test('POST /contacts without email is the flat 400; wrong types are 422 with field errors', async () => {
   const flat = await d.request('POST', '/contacts', { data: {} });
   assert.is(flat.status, 400);
