@@ -8,14 +8,13 @@ import { insertEmail, newEmailRecord } from '../emails/store.js';
 import { markProcessed, type InboundMessage } from './store.js';
 import { virusVerdict } from './scanners/clamd.js';
 import { spamVerdict } from './scanners/spamd.js';
+import { escapeHtml } from '../templates/render.js';
 import { checkAuth } from './verdicts.js';
 
 const EMAIL = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/;
 
 const addresses = (field: AddressObject | AddressObject[] | undefined): string[] =>
   (Array.isArray(field) ? field : field ? [field] : []).flatMap((a) => a.value.map((v) => v.address ?? '')).filter(Boolean);
-
-const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
  * Mail to a verified domain: the sender becomes (or stays) a contact, the message an INBOUND email
@@ -32,7 +31,7 @@ export async function receive(ctx: Ctx, msg: InboundMessage, opts: { autoReply: 
   const fromAddress = addresses(parsed.from)[0] ?? msg.mailFrom;
   const to = addresses(parsed.to);
   const subject = (parsed.subject ?? '').replace(/[\r\n]+/g, ' ').slice(0, 998);
-  const body = typeof parsed.html === 'string' ? parsed.html : parsed.text ? `<pre>${escapeText(parsed.text)}</pre>` : '';
+  const body = typeof parsed.html === 'string' ? parsed.html : parsed.text ? `<pre>${escapeHtml(parsed.text)}</pre>` : '';
   const messageId = parsed.messageId ?? `<${msg.id}@${ctx.config.hostname}>`;
   const now = ctx.clock.now();
   const emailId = randomUUID();
