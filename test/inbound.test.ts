@@ -81,6 +81,39 @@ test('an ARF report is a complaint: email.complaint, contact unsubscribed with r
   assert.equal(unsub.data, { reason: 'complaint' });
 });
 
+test('a report that quotes only the Message-ID finds its email: ours and one the caller set', async () => {
+  const custom = await env.daemon.request('POST', '/v1/send', {
+    to: 'carol@rcpt.test',
+    from: 'news@sender.test',
+    subject: 'Deals',
+    body: '<p>Deals</p>',
+    headers: { 'Message-ID': '<campaign-42.carol@sender.test>' },
+  });
+  assert.is(custom.status, 200, JSON.stringify(custom.body));
+  const own = await sentEmail('dave@rcpt.test');
+  const cases = [
+    { emailId: custom.body.data.emails[0].email as string, messageId: '<campaign-42.carol@sender.test>' },
+    { emailId: own.emailId, messageId: await sentMessageId(own.emailId) },
+  ];
+  for (const { emailId, messageId } of cases) {
+    // no VERP address and no X-Postmill-Email-Id: only the quoted Message-ID names the email
+    const report = fixture('arf-yahoo.eml', emailId)
+      .replace(/^Original-Mail-From: .*\n/m, '')
+      .replace(/^X-Postmill-Email-Id: .*\n/m, '')
+      .replace(/^Message-ID: <[^>]*@mta\.postmill\.test>$/m, `Message-ID: ${messageId}`);
+    await smtpSend('feedbackloop@fbl.test', ['fbl@sender.test'], report);
+    await eventually(async () => (await eventsNamed(env.daemon, 'email.complaint')).find((e) => e.emailId === emailId), 8000, `complaint for ${messageId}`);
+  }
+});
+
+/** The Message-ID header of a delivered email, as the sink received it. */
+async function sentMessageId(emailId: string): Promise<string> {
+  const mail = await eventually(async () => env.sink.messages.find((m) => m.raw.includes(emailId)), 8000, 'the message at the sink');
+  const header = /^Message-ID: (<[^>]+>)/im.exec(mail.raw.toString());
+  assert.ok(header, 'a Message-ID header');
+  return header[1]!;
+}
+
 test('an auto-reply to the VERP address never bounces', async () => {
   const { emailId } = await sentEmail('away@rcpt.test');
   await smtpSend('away@rcpt.test', [`b-${emailId}@bounces.sender.test`], fixture('out-of-office.eml', emailId));

@@ -17,7 +17,8 @@ export function queueEmail(ctx: Ctx, email: Email, raw: Buffer): void {
   ctx.bus.tx(() => {
     insertEmail(ctx.db, email, raw);
     const payload: DeliverPayload = { emailId: email.id };
-    ctx.jobs.enqueue(DELIVER_JOB, payload, { projectId: email.projectId, uniqueKey: `deliver:${email.id}` });
+    // no unique key: the email id is new (its insert above would fail otherwise), so is the job
+    ctx.jobs.enqueue(DELIVER_JOB, payload, { projectId: email.projectId });
     ctx.bus.emit({
       projectId: email.projectId,
       name: 'email.sent',

@@ -128,6 +128,22 @@ export function findEmailById(db: Db, projectId: string, id: string): Email | nu
   return row ? toEmail(row) : null;
 }
 
+/** Our own Message-IDs are `<email id@host>` (see composerOptions). */
+const OWN_MESSAGE_ID = /^<([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})@/i;
+
+/** The email a Message-ID names: ours through the id it carries, one a caller set through its index. */
+export function findEmailByMessageId(db: Db, projectId: string, messageId: string): Email | null {
+  const own = OWN_MESSAGE_ID.exec(messageId)?.[1]?.toLowerCase();
+  const byId = own ? findEmailById(db, projectId, own) : null;
+  if (byId?.messageId === messageId) return byId;
+  // the condition of the partial index emails_custom_message_id, repeated so that it is used
+  const row = sql(db, `SELECT ${EMAIL_COLUMNS} FROM emails WHERE project_id = ? AND message_id = ? AND substr(message_id, 2, 36) <> id`).get(
+    projectId,
+    messageId,
+  ) as EmailRow | undefined;
+  return row ? toEmail(row) : null;
+}
+
 /** The message as composed at acceptance (not yet DKIM-signed). */
 export function findRawMessage(db: Db, projectId: string, emailId: string): Buffer | null {
   const row = sql(

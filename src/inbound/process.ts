@@ -1,8 +1,7 @@
 import type { Ctx } from '../context.js';
 import { recordBounce, recordComplaint } from '../bounces/record.js';
-import { findEmailById, type Email } from '../emails/store.js';
+import { findEmailById, findEmailByMessageId, type Email } from '../emails/store.js';
 import type { JobHandler } from '../jobs/runner.js';
-import { sql } from '../store/db.js';
 import { classifyMessage } from './classify.js';
 import { receive } from './received.js';
 import { routeRecipient } from './route.js';
@@ -12,9 +11,7 @@ import { isUnsubscribeAddress, unsubscribeByMail } from './unsubscribe-mail.js';
 /** The email a report is about: named by VERP or X-Postmill-Email-Id, else by its Message-ID; this project only. */
 function reportedEmail(ctx: Ctx, projectId: string, emailId: string | null, messageId: string | null): Email | null {
   if (emailId) return findEmailById(ctx.db, projectId, emailId);
-  if (!messageId) return null;
-  const row = sql(ctx.db, 'SELECT id FROM emails WHERE project_id = ? AND message_id = ?').get(projectId, messageId) as { id: string } | undefined;
-  return row ? findEmailById(ctx.db, projectId, row.id) : null;
+  return messageId ? findEmailByMessageId(ctx.db, projectId, messageId) : null;
 }
 
 /**

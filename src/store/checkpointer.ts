@@ -5,7 +5,7 @@ export interface Checkpointer {
 }
 
 /** Checkpoints the WAL of `file` from a worker thread every `everyMs`. */
-export function startCheckpointer(file: string, everyMs = 500): Checkpointer {
+export function startCheckpointer(file: string, everyMs = 100): Checkpointer {
   const worker = new Worker(new URL('./checkpoint-worker.js', import.meta.url), { workerData: { file, everyMs } });
   return {
     stop: () =>

@@ -18,8 +18,9 @@ export function openStore(dataDir: string): Db {
   db.pragma('busy_timeout = 5000');
   db.pragma('cache_size = -32000');
   db.pragma('temp_store = MEMORY');
-  // The daemon checkpoints from a worker thread (checkpointer.ts); this is only the safety net for
-  // the CLI and for a WAL that grows past it anyway, since a checkpoint inside a commit stalls it.
+  // The daemon copies the WAL back from a worker thread (checkpointer.ts). Resetting the WAL needs a
+  // moment with no new frames, which only the writer has: this commit-time checkpoint does it,
+  // cheaply because the worker has already copied and synced nearly everything.
   db.pragma('wal_autocheckpoint = 16000');
   db.pragma('journal_size_limit = 67108864');
   migrate(db);
