@@ -1,4 +1,5 @@
 import { parseJson, sql, type Db } from '../store/db.js';
+import { cachedRow } from '../store/row-cache.js';
 
 export type DomainStatus = 'pending' | 'verified';
 export const RECORD_PURPOSES = ['dkim', 'bounce', 'spf', 'dmarc'] as const;
@@ -87,13 +88,16 @@ export function listProjectDomains(db: Db, projectId: string): Domain[] {
   return rows.map(toDomain);
 }
 
-/** The project's registered domains among `names`, most specific (longest) first. */
+/** The project's registered domains among `names`, most specific (longest) first; memoized for every send. */
 export function findRegisteredAmong(db: Db, projectId: string, names: string[]): Domain[] {
-  const rows = sql(
-    db,
-    `SELECT ${COLUMNS} FROM domains WHERE project_id = ? AND domain IN (SELECT value FROM json_each(?)) ORDER BY length(domain) DESC`,
-  ).all(projectId, JSON.stringify(names)) as DomainRow[];
-  return rows.map(toDomain);
+  const key = `domains-among:${projectId}:${names.join(' ')}`;
+  return cachedRow(db, ['domains'], key, () => {
+    const rows = sql(
+      db,
+      `SELECT ${COLUMNS} FROM domains WHERE project_id = ? AND domain IN (SELECT value FROM json_each(?)) ORDER BY length(domain) DESC`,
+    ).all(projectId, JSON.stringify(names)) as DomainRow[];
+    return rows.map(toDomain);
+  })!;
 }
 
 export function listAllDomains(db: Db): Domain[] {

@@ -1,4 +1,5 @@
 import { sql, type Db } from '../store/db.js';
+import { cachedRow } from '../store/row-cache.js';
 import { hashKey, type KeyKind } from './keys.js';
 
 export interface Project {
@@ -37,8 +38,10 @@ export function listProjects(db: Db): Project[] {
 }
 
 export function getProject(db: Db, id: string): Project | null {
-  const row = sql(db, `SELECT ${PROJECT_COLUMNS} FROM projects WHERE id = ?`).get(id) as ProjectRow | undefined;
-  return row ? toProject(row) : null;
+  return cachedRow(db, ['projects'], `project:${id}`, () => {
+    const row = sql(db, `SELECT ${PROJECT_COLUMNS} FROM projects WHERE id = ?`).get(id) as ProjectRow | undefined;
+    return row ? toProject(row) : null;
+  });
 }
 
 export function countProjects(db: Db): number {
@@ -66,10 +69,14 @@ export interface KeyOwner {
   kind: KeyKind;
 }
 
+/** Every request authenticates: memoized by the key's hash until keys or projects change. */
 export function findKeyOwner(db: Db, key: string): KeyOwner | null {
-  const row = sql(
-    db,
-    `SELECT k.kind, p.id, p.name, p.disabled, p.track_transactional, p.created_at FROM api_keys k JOIN projects p ON p.id = k.project_id WHERE k.hash = ?`,
-  ).get(hashKey(key)) as (ProjectRow & { kind: KeyKind }) | undefined;
-  return row ? { project: toProject(row), kind: row.kind } : null;
+  const hash = hashKey(key);
+  return cachedRow(db, ['api_keys', 'projects'], `key-owner:${hash}`, () => {
+    const row = sql(
+      db,
+      `SELECT k.kind, p.id, p.name, p.disabled, p.track_transactional, p.created_at FROM api_keys k JOIN projects p ON p.id = k.project_id WHERE k.hash = ?`,
+    ).get(hash) as (ProjectRow & { kind: KeyKind }) | undefined;
+    return row ? { project: toProject(row), kind: row.kind } : null;
+  });
 }

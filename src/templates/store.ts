@@ -1,4 +1,5 @@
 import { sql, type Db } from '../store/db.js';
+import { cachedRow } from '../store/row-cache.js';
 
 export const TEMPLATE_TYPES = ['TRANSACTIONAL', 'MARKETING', 'HEADLESS'] as const;
 export type TemplateType = (typeof TEMPLATE_TYPES)[number];
@@ -53,9 +54,12 @@ export const toTemplate = (r: TemplateRow): Template => ({
 // The unit separator keeps a search from matching across two fields.
 const searchText = (t: Template) => [t.name, t.description ?? '', t.subject].join('\u001f').toLowerCase();
 
+/** Read on every send with a template: memoized until templates change. */
 export function findTemplateById(db: Db, projectId: string, id: string): Template | null {
-  const row = sql(db, `SELECT ${TEMPLATE_COLUMNS} FROM templates WHERE project_id = ? AND id = ?`).get(projectId, id) as TemplateRow | undefined;
-  return row ? toTemplate(row) : null;
+  return cachedRow(db, ['templates'], `template:${projectId}:${id}`, () => {
+    const row = sql(db, `SELECT ${TEMPLATE_COLUMNS} FROM templates WHERE project_id = ? AND id = ?`).get(projectId, id) as TemplateRow | undefined;
+    return row ? toTemplate(row) : null;
+  });
 }
 
 export function insertTemplate(db: Db, t: Template): void {
