@@ -103,6 +103,22 @@ test('a handler can reschedule itself; delayed jobs wait for their time', async 
   db.close();
 });
 
+test('future jobs and reschedules start on their own when their time comes (the timer, no wake)', async () => {
+  const { db, clock, queue } = fresh();
+  const runner = new JobRunner(queue, clock, log);
+  const runsAt: number[] = [];
+  runner.register('test.soon', { concurrency: 1, run: async () => (runsAt.push(clock.now()) < 2 ? { retryAt: clock.now() + 150 } : undefined) });
+  runner.start();
+  await new Promise((r) => setTimeout(r, 20)); // the first full pass has armed the long safety timer
+  const enqueuedAt = clock.now();
+  queue.enqueue('test.soon', {}, { runAt: enqueuedAt + 100 });
+  await until(() => runsAt.length === 2 && jobRows(db).length === 0, 3000);
+  assert.ok(runsAt[0]! >= enqueuedAt + 100, 'not before its time');
+  assert.ok(runsAt[1]! >= runsAt[0]! + 150, 'the reschedule waited too');
+  await runner.stop(1000);
+  db.close();
+});
+
 test('concurrency per kind is bounded', async () => {
   const { db, clock, queue } = fresh();
   const runner = new JobRunner(queue, clock, log);

@@ -51,13 +51,14 @@ test('a write of this connection to the table is seen at once: update, delete, i
   db.close();
 });
 
-test('a write of another process (another connection) is seen at the next read', () => {
+test('a write of another process (another connection) is seen from the next turn of the event loop', async () => {
   const { db, dir } = fresh();
   const names = nameReader(db);
   names.read();
   const other = new Database(storeFile(dir));
   other.prepare("UPDATE projects SET name = 'from the CLI' WHERE id = 'p1'").run();
   other.close();
+  await new Promise((r) => setImmediate(r));
   assert.is(names.read(), 'from the CLI');
   db.close();
 });

@@ -46,7 +46,7 @@ export const DEFAULT_MAX_ATTEMPTS = 5;
 
 /** Durable job rows. Call enqueue inside the transaction that makes the job necessary. */
 export class JobQueue {
-  private onEnqueue: (kind: string) => void = () => {};
+  private onEnqueue: (kind: string, runAt: number) => void = () => {};
 
   constructor(
     private readonly db: Db,
@@ -54,19 +54,20 @@ export class JobQueue {
   ) {}
 
   /** The runner listens here so new work starts without polling. */
-  setListener(fn: (kind: string) => void): void {
+  setListener(fn: (kind: string, runAt: number) => void): void {
     this.onEnqueue = fn;
   }
 
   enqueue(kind: string, payload: unknown, opts: EnqueueOptions = {}): number | null {
     const now = this.clock.now();
+    const runAt = opts.runAt ?? now;
     const info = sql(
       this.db,
       `INSERT INTO jobs (kind, project_id, payload, run_at, max_attempts, unique_key, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (unique_key) DO NOTHING`,
-    ).run(kind, opts.projectId ?? null, JSON.stringify(payload ?? {}), opts.runAt ?? now, opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, opts.uniqueKey ?? null, now, now);
+    ).run(kind, opts.projectId ?? null, JSON.stringify(payload ?? {}), runAt, opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, opts.uniqueKey ?? null, now, now);
     if (info.changes === 0) return null;
-    this.onEnqueue(kind);
+    this.onEnqueue(kind, runAt);
     return Number(info.lastInsertRowid);
   }
 

@@ -24,6 +24,8 @@ export class JobRunner {
   private readonly running = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
+  /** When the timer fires: the earliest future run_at known, found by the last full pass or told since. */
+  private timerAt: number | null = null;
   private scheduled = false;
   /** Kinds that may have new work since the last pass (an enqueue, a freed slot). */
   private readonly dirty = new Set<string>();
@@ -36,7 +38,7 @@ export class JobRunner {
     private readonly clock: Clock,
     private readonly log: Logger,
   ) {
-    queue.setListener((kind) => this.wake(kind));
+    queue.setListener((kind, runAt) => this.wake(kind, runAt));
   }
 
   register<P>(kind: string, handler: JobHandler<P>): void {
@@ -51,10 +53,14 @@ export class JobRunner {
     this.wake();
   }
 
-  /** Ask for a pass soon (coalesced); cheap to call often. With a kind, only that kind is looked at. */
-  wake(kind?: string): void {
+  /**
+   * Ask for a pass soon (coalesced); cheap to call often. With a kind, only that kind is looked at;
+   * with `runAt`, a job of it becomes due then.
+   */
+  wake(kind?: string, runAt?: number): void {
     if (kind === undefined) this.everyKind = true;
     else this.dirty.add(kind);
+    if (runAt !== undefined) this.expect(runAt);
     if (this.stopped || this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
@@ -74,7 +80,8 @@ export class JobRunner {
 
   private tick(): void {
     if (this.stopped) return;
-    const kinds = this.everyKind ? [...this.handlers.keys()] : [...this.dirty];
+    const full = this.everyKind;
+    const kinds = full ? [...this.handlers.keys()] : [...this.dirty];
     this.everyKind = false;
     this.dirty.clear();
     for (const kind of kinds) {
@@ -84,7 +91,8 @@ export class JobRunner {
       if (free <= 0) continue;
       for (const job of this.queue.claim(kind, free, LEASE_MS)) this.launch(kind, handler, job);
     }
-    this.armTimer();
+    // Only a full pass looks for the next future job; in between, future jobs announce themselves (expect).
+    if (full) this.armTimer();
   }
 
   private launch(kind: string, handler: JobHandler, job: Job): void {
@@ -101,7 +109,7 @@ export class JobRunner {
     try {
       const outcome = await handler.run(job);
       if (this.abandoned) return; // the store is closed; the row stays running and is recovered on next start
-      if (outcome) this.queue.retry(job.id, outcome.retryAt, outcome.reason ?? null);
+      if (outcome) this.retry(job, outcome.retryAt, outcome.reason ?? null);
       else this.queue.complete(job.id);
     } catch (err) {
       if (this.abandoned) return;
@@ -111,18 +119,35 @@ export class JobRunner {
         this.queue.fail(job.id, message);
       } else {
         this.log.warn('job failed, will retry', { kind: job.kind, id: job.id, attempts: job.attempts, error: message });
-        this.queue.retry(job.id, this.clock.now() + backoffMs(job.attempts), message);
+        this.retry(job, this.clock.now() + backoffMs(job.attempts), message);
       }
     }
   }
 
+  private retry(job: Job, at: number, reason: string | null): void {
+    this.queue.retry(job.id, at, reason);
+    this.expect(at);
+  }
+
+  /** Due jobs waiting for a free slot are started by the wake of a finishing job, so only future ones set the timer. */
   private armTimer(): void {
-    if (this.timer) clearTimeout(this.timer);
-    // Due jobs waiting for a free slot are started by the wake of a finishing job, so only future ones set the timer.
     const now = this.clock.now();
-    const next = this.queue.nextRunAfter([...this.handlers.keys()], now);
-    const wait = next === null ? MAX_SLEEP_MS : Math.min(next - now, MAX_SLEEP_MS);
+    this.setTimer(this.queue.nextRunAfter([...this.handlers.keys()], now) ?? now + MAX_SLEEP_MS);
+  }
+
+  /** A job becomes due at `at`: the timer fires by then, without asking the store. */
+  private expect(at: number): void {
+    if (this.stopped || at <= this.clock.now()) return;
+    if (this.timerAt === null || at < this.timerAt) this.setTimer(at);
+  }
+
+  private setTimer(at: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    const now = this.clock.now();
+    const wait = Math.min(Math.max(at - now, 0), MAX_SLEEP_MS);
+    this.timerAt = now + wait;
     this.timer = setTimeout(() => {
+      this.timerAt = null;
       this.everyKind = true;
       this.tick();
     }, wait);
