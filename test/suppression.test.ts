@@ -12,6 +12,7 @@ import type { Ctx } from '../src/context.js';
 import { deliveryJob } from '../src/delivery/job.js';
 import { SendThrottle } from '../src/delivery/throttle.js';
 import { createDns } from '../src/dns/resolver.js';
+import { packMessage } from '../src/emails/packing.js';
 import { findEmailById, insertEmail, newEmailRecord, type SourceType } from '../src/emails/store.js';
 import { JobQueue } from '../src/jobs/queue.js';
 import type { Logger } from '../src/log.js';
@@ -56,7 +57,7 @@ test('suppressed addresses get no campaign or workflow mail; transactional mail 
         },
         clock.now(),
       );
-      insertEmail(db, email, Buffer.from('Subject: s\r\n\r\nhello\r\n'));
+      insertEmail(db, email, packMessage(Buffer.from('Subject: s\r\n\r\nhello\r\n')));
       await job.run({ id: 1, kind: 'email.deliver', projectId: project.id, payload: { emailId: email.id }, attempts: 1, maxAttempts: 5, runAt: 0, createdAt: 0 });
       return findEmailById(db, project.id, email.id)!.status;
     };

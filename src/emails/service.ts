@@ -1,6 +1,7 @@
 import { iso } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { emailEventBase } from './present.js';
+import type { PackedMessage } from './packing.js';
 import { insertEmail, type Email } from './store.js';
 
 export const DELIVER_JOB = 'email.deliver';
@@ -10,12 +11,12 @@ export interface DeliverPayload {
 }
 
 /**
- * Accepts a composed email for delivery: the record and its raw message, the durable delivery
+ * Accepts a composed email for delivery: the record and its message, the durable delivery
  * job and the email.sent event, all in the caller's transaction (or one of their own).
  */
-export function queueEmail(ctx: Ctx, email: Email, raw: Buffer): void {
+export function queueEmail(ctx: Ctx, email: Email, message: PackedMessage): void {
   ctx.bus.tx(() => {
-    insertEmail(ctx.db, email, raw);
+    insertEmail(ctx.db, email, message);
     const payload: DeliverPayload = { emailId: email.id };
     // no unique key: the email id is new (its insert above would fail otherwise), so is the job
     ctx.jobs.enqueue(DELIVER_JOB, payload, { projectId: email.projectId });

@@ -1,4 +1,5 @@
 import { sql, type Db } from '../store/db.js';
+import { packMessage, unpackMessage, type PackedMessage } from './packing.js';
 
 export const EMAIL_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'deferred', 'bounced', 'failed', 'suppressed'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
@@ -95,8 +96,8 @@ const toEmail = (r: EmailRow): Email => ({
   updatedAt: r.updated_at,
 });
 
-/** Stores the record and its raw message together; call inside the transaction of the send. */
-export function insertEmail(db: Db, e: Email, raw: Buffer): void {
+/** Stores the record and its message together; call inside the transaction of the send. */
+export function insertEmail(db: Db, e: Email, message: PackedMessage): void {
   sql(db, `INSERT INTO emails (${EMAIL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
     e.id,
     e.projectId,
@@ -120,7 +121,7 @@ export function insertEmail(db: Db, e: Email, raw: Buffer): void {
     e.createdAt,
     e.updatedAt,
   );
-  sql(db, 'INSERT INTO email_messages (email_id, raw) VALUES (?, ?)').run(e.id, raw);
+  sql(db, 'INSERT INTO email_messages (email_id, raw, deflated) VALUES (?, ?, ?)').run(e.id, message.bytes, message.deflated ? 1 : 0);
 }
 
 export function findEmailById(db: Db, projectId: string, id: string): Email | null {
@@ -144,28 +145,22 @@ export function findEmailByMessageId(db: Db, projectId: string, messageId: strin
   return row ? toEmail(row) : null;
 }
 
-/** The message as composed at acceptance (not yet DKIM-signed). */
-export function findRawMessage(db: Db, projectId: string, emailId: string): Buffer | null {
-  const row = sql(
-    db,
-    'SELECT m.raw AS raw FROM email_messages m JOIN emails e ON e.id = m.email_id WHERE e.project_id = ? AND m.email_id = ?',
-  ).get(projectId, emailId) as { raw: Buffer } | undefined;
-  return row ? row.raw : null;
-}
-
 export function countEmailsOfTemplate(db: Db, projectId: string, templateId: string): number {
   return (sql(db, 'SELECT COUNT(*) AS n FROM emails WHERE project_id = ? AND template_id = ?').get(projectId, templateId) as { n: number }).n;
 }
 
 // Delivery and feedback outcomes.
 export function messageOf(db: Db, emailId: string): { raw: Buffer; signed: boolean } | null {
-  const row = sql(db, 'SELECT raw, signed FROM email_messages WHERE email_id = ?').get(emailId) as { raw: Buffer; signed: number } | undefined;
-  return row ? { raw: row.raw, signed: row.signed === 1 } : null;
+  const row = sql(db, 'SELECT raw, signed, deflated FROM email_messages WHERE email_id = ?').get(emailId) as
+    | { raw: Buffer; signed: number; deflated: number }
+    | undefined;
+  return row ? { raw: unpackMessage({ bytes: row.raw, deflated: row.deflated === 1 }), signed: row.signed === 1 } : null;
 }
 
 /** The signed message replaces the unsigned one, so later attempts send the very same bytes. */
 export function storeSigned(db: Db, emailId: string, raw: Buffer): void {
-  sql(db, 'UPDATE email_messages SET raw = ?, signed = 1 WHERE email_id = ?').run(raw, emailId);
+  const packed = packMessage(raw);
+  sql(db, 'UPDATE email_messages SET raw = ?, deflated = ?, signed = 1 WHERE email_id = ?').run(packed.bytes, packed.deflated ? 1 : 0, emailId);
 }
 
 export function setEmailStatus(db: Db, emailId: string, status: EmailStatus, response: string | null, now: number): void {

@@ -4,6 +4,7 @@ import { iso } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { upsertContact } from '../contacts/service.js';
 import { domainOfAddress } from '../domains/name.js';
+import { unpackedMessage } from '../emails/packing.js';
 import { insertEmail, newEmailRecord } from '../emails/store.js';
 import { markProcessed, type InboundMessage } from './store.js';
 import { virusVerdict } from './scanners/clamd.js';
@@ -59,7 +60,7 @@ export async function receive(ctx: Ctx, msg: InboundMessage, opts: { autoReply: 
         },
         now,
       ),
-      msg.raw,
+      unpackedMessage(msg.raw),
     );
     ctx.bus.emit({
       projectId: msg.projectId,

@@ -11,8 +11,8 @@ import { newEmailRecord } from '../emails/store.js';
 import '../emails/usage.js';
 import { groupCommit } from '../bus/group-commit.js';
 import { MB } from '../http/json-body.js';
-import type { ComposedMessage } from '../mail/compose.js';
 import { personalInput, personalize, respectsSubscription } from '../mail/compose/personalize.js';
+import { forStore, type StoredComposition } from '../mail/compose/stored.js';
 import { resolveContent, type SendContent } from './content.js';
 import type { AddressInput, SendRequest } from './request.js';
 import { checkSendRules } from './rules.js';
@@ -47,11 +47,12 @@ interface Prepared {
   contact: Contact;
   emailId: string;
   subject: string;
-  message: ComposedMessage;
+  composed: StoredComposition;
 }
 
-function checkSize(message: ComposedMessage): void {
-  if (message.raw.length > MAX_MESSAGE_BYTES) throw tooLarge(message.raw.length);
+function checkSize(composed: StoredComposition): StoredComposition {
+  if (composed.size > MAX_MESSAGE_BYTES) throw tooLarge(composed.size);
+  return composed;
 }
 
 async function prepare(ctx: Ctx, projectId: string, request: SendRequest, content: SendContent, to: AddressInput): Promise<Prepared> {
@@ -63,9 +64,8 @@ async function prepare(ctx: Ctx, projectId: string, request: SendRequest, conten
   if (respectsSubscription(content.type) && !contact.subscribed) throw unsubscribedRefusal(contact, content);
   const emailId = randomUUID();
   const composeInput = personalInput(ctx, content, { contact, oneOff, name: address.name }, emailId);
-  const message = await ctx.composer.compose(composeInput);
-  checkSize(message);
-  return { input, name: address.name, contact, emailId, subject: composeInput.subject, message };
+  const composed = checkSize(await ctx.composer.compose(composeInput));
+  return { input, name: address.name, contact, emailId, subject: composeInput.subject, composed };
 }
 
 /** In the transaction: the real upsert, the email record, its delivery job and email.sent. */
@@ -75,9 +75,8 @@ function commit(ctx: Ctx, projectId: string, content: SendContent, p: Prepared):
   // Rare: another request created this contact in the meantime, so the prepared links name an id
   // that was never stored. Compose again, here, for the contact that exists.
   const recomposed = contact.id === p.contact.id ? null : personalize(ctx, content, { contact, oneOff, name: p.name }, p.emailId);
-  if (recomposed) checkSize(recomposed);
+  const composed = recomposed ? checkSize(forStore(recomposed)) : p.composed;
   const subject = recomposed?.subject ?? p.subject;
-  const composed: ComposedMessage = recomposed ?? p.message;
   const email = newEmailRecord(
     {
       id: p.emailId,
@@ -98,7 +97,7 @@ function commit(ctx: Ctx, projectId: string, content: SendContent, p: Prepared):
     },
     ctx.clock.now(),
   );
-  queueEmail(ctx, email, composed.raw);
+  queueEmail(ctx, email, composed.message);
   return { contact: { id: contact.id, email: contact.email }, email: p.emailId };
 }
 

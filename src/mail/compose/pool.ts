@@ -1,20 +1,21 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { ComposedMessage, ComposeInput } from '../compose.js';
+import type { ComposeInput } from '../compose.js';
+import type { StoredComposition } from './stored.js';
 
 export interface Composer {
-  compose(input: ComposeInput): Promise<ComposedMessage>;
+  compose(input: ComposeInput): Promise<StoredComposition>;
   close(): Promise<void>;
 }
 
-type Reply = { id: number; raw: ArrayBuffer; messageId: string } | { id: number; error: string };
+type Reply = { id: number; bytes: ArrayBuffer; deflated: boolean; size: number; messageId: string } | { id: number; error: string };
 
 /**
  * Composes MIME messages on worker threads (one per spare core, at least one), round robin.
  * The threads start with the first message: a daemon that never sends pays nothing for them.
  */
 export function createComposer(threads = Math.min(Math.max(availableParallelism() - 1, 1), 4)): Composer {
-  const pending = new Map<number, { worker: Worker; resolve: (m: ComposedMessage) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { worker: Worker; resolve: (m: StoredComposition) => void; reject: (e: Error) => void }>();
   let nextId = 0;
   let workers: Worker[] = [];
   const spawn = () => {
@@ -24,7 +25,7 @@ export function createComposer(threads = Math.min(Math.max(availableParallelism(
       pending.delete(reply.id);
       if (!waiting) return;
       if ('error' in reply) waiting.reject(new Error(reply.error));
-      else waiting.resolve({ raw: Buffer.from(reply.raw), messageId: reply.messageId });
+      else waiting.resolve({ message: { bytes: Buffer.from(reply.bytes), deflated: reply.deflated }, size: reply.size, messageId: reply.messageId });
     });
     // A thread that died fails its own messages and leaves the pool; the next message refills it.
     worker.on('error', (err) => {

@@ -1,0 +1,36 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { packMessage, unpackedMessage, unpackMessage } from '../src/emails/packing.js';
+import { composeMessage } from '../src/mail/compose.js';
+import { forStore } from '../src/mail/compose/stored.js';
+
+const composed = composeMessage({
+  emailId: '0f8fad5b-d9cb-469f-a165-70867728950e',
+  hostname: 'mta.postmill.test',
+  date: new Date(0),
+  from: { email: 'orders@shop.test', name: 'Shop' },
+  to: { email: 'ann@customers.test', name: null },
+  replyTo: null,
+  subject: 'Your receipt',
+  html: `<h1>Hello Ann</h1>${'<p style="margin:0 0 12px">Thank you for your order; the details follow.</p>'.repeat(40)}`,
+  attachments: [],
+  headers: {},
+  unsubscribe: null,
+});
+
+test('a composed message is stored deflated, several times smaller, and comes back byte for byte', () => {
+  const stored = forStore(composed);
+  assert.is(stored.size, composed.raw.length);
+  assert.is(stored.messageId, composed.messageId);
+  assert.ok(stored.message.deflated);
+  assert.ok(stored.message.bytes.length * 3 < composed.raw.length, `${stored.message.bytes.length} of ${composed.raw.length} bytes`);
+  assert.ok(unpackMessage(stored.message).equals(composed.raw));
+});
+
+test('messages kept as they are (inbound mail, rows from before packing) read back unchanged', () => {
+  const raw = Buffer.from('Subject: hi\r\n\r\nhello\r\n');
+  assert.is(unpackMessage(unpackedMessage(raw)), raw);
+  assert.ok(unpackMessage(packMessage(raw)).equals(raw));
+});
+
+test.run();
