@@ -64,15 +64,6 @@ async function serve(args: Args, config: Config): Promise<void> {
   // Imported here so the project and backup commands stay quick to start.
   const { startDaemon } = await import('./daemon.js');
   const daemon = await startDaemon(config);
-  const created = daemon.createdProject;
-  if (created) {
-    print(
-      args,
-      { project: created },
-      `Created project "${created.name}" (${created.id}). Its keys are shown only this once:\n  public key: ${created.publicKey}\n  secret key: ${created.secretKey}`,
-    );
-  }
-  print(args, { ready: true, http: daemon.http, smtp: daemon.smtp }, `postmill ready http=${daemon.http} smtp=${daemon.smtp}`);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -90,8 +81,18 @@ async function serve(args: Args, config: Config): Promise<void> {
       },
     );
   };
+  // Before the ready line: whoever reads it may signal at once.
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  const created = daemon.createdProject;
+  if (created) {
+    print(
+      args,
+      { project: created },
+      `Created project "${created.name}" (${created.id}). Its keys are shown only this once:\n  public key: ${created.publicKey}\n  secret key: ${created.secretKey}`,
+    );
+  }
+  print(args, { ready: true, http: daemon.http, smtp: daemon.smtp }, `postmill ready http=${daemon.http} smtp=${daemon.smtp}`);
 }
 
 function project(args: Args, config: Config): void {

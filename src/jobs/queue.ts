@@ -71,8 +71,8 @@ export class JobQueue {
     return Number(info.lastInsertRowid);
   }
 
-  claim(kind: string, limit: number, leaseMs: number): Job[] {
-    const now = this.clock.now();
+  /** Due means run_at <= now; pass the `now` of the whole pass so nothing falls between two clock reads. */
+  claim(kind: string, limit: number, leaseMs: number, now = this.clock.now()): Job[] {
     const rows = sql(
       this.db,
       `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ?, updated_at = ?

@@ -84,15 +84,17 @@ export class JobRunner {
     const kinds = full ? [...this.handlers.keys()] : [...this.dirty];
     this.everyKind = false;
     this.dirty.clear();
+    // One instant for the pass: a job claimed as not yet due is then found as the next future one.
+    const now = this.clock.now();
     for (const kind of kinds) {
       const handler = this.handlers.get(kind);
       if (!handler) continue;
       const free = handler.concurrency - (this.running.get(kind) ?? 0);
       if (free <= 0) continue;
-      for (const job of this.queue.claim(kind, free, LEASE_MS)) this.launch(kind, handler, job);
+      for (const job of this.queue.claim(kind, free, LEASE_MS, now)) this.launch(kind, handler, job);
     }
     // Only a full pass looks for the next future job; in between, future jobs announce themselves (expect).
-    if (full) this.armTimer();
+    if (full) this.armTimer(now);
   }
 
   private launch(kind: string, handler: JobHandler, job: Job): void {
@@ -130,8 +132,7 @@ export class JobRunner {
   }
 
   /** Due jobs waiting for a free slot are started by the wake of a finishing job, so only future ones set the timer. */
-  private armTimer(): void {
-    const now = this.clock.now();
+  private armTimer(now: number): void {
     this.setTimer(this.queue.nextRunAfter([...this.handlers.keys()], now) ?? now + MAX_SLEEP_MS);
   }
 
