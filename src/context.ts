@@ -4,7 +4,7 @@ import type { Config } from './config.js';
 import type { Dns } from './dns/resolver.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Logger } from './log.js';
-import type { Composer } from './mail/compose/pool.js';
+import type { MailThreads } from './mail/threads/pool.js';
 import type { Db } from './store/db.js';
 
 /** What services work with: the store, the event bus, the job queue, time, DNS and configuration. No HTTP. */
@@ -18,5 +18,5 @@ export interface Ctx {
   /** The one resolver (`dns.servers`) for MX, TXT, A, NS lookups. */
   dns: Dns;
   /** MIME composition off the main thread. */
-  composer: Composer;
+  mailThreads: MailThreads;
 }

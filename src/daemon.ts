@@ -18,7 +18,7 @@ import { DELIVER_JOB } from './emails/service.js';
 import { deliveryJob } from './delivery/job.js';
 import { SendThrottle } from './delivery/throttle.js';
 import { registerDomainJobs } from './domains/jobs.js';
-import { createComposer } from './mail/compose/pool.js';
+import { createMailThreads } from './mail/threads/pool.js';
 import { createDelivery } from './mail/outbound/deliver.js';
 import { createDns } from './dns/resolver.js';
 import { ensureDefaultProject, type ProjectKeys } from './projects/service.js';
@@ -53,8 +53,8 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   const clock = new ShiftableClock(config.testHooks ? savedClockOffset(db) : 0);
   const bus = createBus(db, clock, log);
   const jobs = new JobQueue(db, clock);
-  const composer = createComposer();
-  const ctx: Ctx = { db, bus, jobs, clock, config, log, dns: createDns(config.dns.servers), composer };
+  const mailThreads = createMailThreads();
+  const ctx: Ctx = { db, bus, jobs, clock, config, log, dns: createDns(config.dns.servers), mailThreads };
   loadSchemas();
 
   const createdProject = ensureDefaultProject(db, clock);
@@ -113,7 +113,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
         await delivery.close();
         server.closeAllConnections();
         await checkpointer.stop();
-        await composer.close();
+        await mailThreads.close();
         db.close();
       },
     };
@@ -121,7 +121,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
     server.close();
     await inbound?.close();
     await delivery.close();
-    await composer.close();
+    await mailThreads.close();
     db.close();
     throw err;
   }

@@ -16,7 +16,7 @@ import { packMessage } from '../src/emails/packing.js';
 import { findEmailById, insertEmail, newEmailRecord, type SourceType } from '../src/emails/store.js';
 import { JobQueue } from '../src/jobs/queue.js';
 import type { Logger } from '../src/log.js';
-import { createComposer } from '../src/mail/compose/pool.js';
+import { createMailThreads } from '../src/mail/threads/pool.js';
 import { createDelivery } from '../src/mail/outbound/deliver.js';
 import { createProject } from '../src/projects/service.js';
 import { openStore } from '../src/store/db.js';
@@ -29,7 +29,7 @@ test('suppressed addresses get no campaign or workflow mail; transactional mail 
   const db = openStore(dir);
   // Nothing answers on this resolver: a delivery that is attempted ends deferred, one that is not stays suppressed.
   const dns = createDns(['127.0.0.1:1'], 300);
-  const ctx: Ctx = { db, bus: createBus(db, clock, log), jobs: new JobQueue(db, clock), clock, config: loadConfig(null, {}), log, dns, composer: createComposer(1) };
+  const ctx: Ctx = { db, bus: createBus(db, clock, log), jobs: new JobQueue(db, clock), clock, config: loadConfig(null, {}), log, dns, mailThreads: createMailThreads(1) };
   const delivery = createDelivery({ dns, hostname: 'mx.postmill.test', port: 1, mode: 'mx' });
   try {
     const project = createProject(db, clock, 'p');
@@ -66,7 +66,7 @@ test('suppressed addresses get no campaign or workflow mail; transactional mail 
     assert.is(await run('TRANSACTIONAL'), 'deferred', 'transactional mail is attempted');
   } finally {
     await delivery.close();
-    await ctx.composer.close();
+    await ctx.mailThreads.close();
     db.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -19,7 +19,7 @@ import { createTemplate, deleteTemplate, usageOfTemplate } from '../src/template
 import { templateUsages } from '../src/templates/usage.js';
 import type { Keys, TestDaemon } from './helpers/daemon.js';
 import { startMailEnv, type MailEnv } from './helpers/mail-env.js';
-import { createComposer } from '../src/mail/compose/pool.js';
+import { createMailThreads } from '../src/mail/threads/pool.js';
 import { GARBAGE_BODIES } from './helpers/routes.js';
 
 let env: MailEnv;
@@ -317,7 +317,7 @@ test('DELETE is 409 while a workflow step uses the template (usage registry, in 
   const log: Logger = { debug() {}, info() {}, warn() {}, error() {} };
   const clock = new ShiftableClock();
   const db = openStore(dir);
-  const ctx: Ctx = { db, bus: createBus(db, clock, log), jobs: new JobQueue(db, clock), clock, config: loadConfig(null, {}), log, dns: createDns([]), composer: createComposer(1) };
+  const ctx: Ctx = { db, bus: createBus(db, clock, log), jobs: new JobQueue(db, clock), clock, config: loadConfig(null, {}), log, dns: createDns([]), mailThreads: createMailThreads(1) };
   try {
     const project = createProject(db, clock, 'unit');
     const domain = await registerDomain(ctx, project.id, 'unit.test');
@@ -339,7 +339,7 @@ test('DELETE is 409 while a workflow step uses the template (usage registry, in 
     deleteTemplate(ctx, project.id, free.id);
     assert.is(db.prepare('SELECT COUNT(*) AS n FROM templates').pluck().get(), 1);
   } finally {
-    await ctx.composer.close();
+    await ctx.mailThreads.close();
     db.close();
     rmSync(dir, { recursive: true, force: true });
   }

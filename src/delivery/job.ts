@@ -9,7 +9,6 @@ import type { JobHandler, Reschedule } from '../jobs/runner.js';
 import type { Delivery, DeliveryResult } from '../mail/outbound/deliver.js';
 import { suppressionOf } from '../suppressions/store.js';
 import { retryDelayMs } from './schedule.js';
-import { signMessage } from './sign.js';
 import { findEmailById, markDeferred, markDelivered, messageOf, setEmailStatus, storeSigned, type Email } from '../emails/store.js';
 import type { SendThrottle } from './throttle.js';
 
@@ -36,7 +35,7 @@ async function outgoing(ctx: Ctx, email: Email): Promise<Outgoing | null> {
   if (message.signed) return { raw: message.raw, freshlySigned: false };
   const key = dkimFor(ctx, email.projectId, email.senderDomain);
   if (!key) return { raw: message.raw, freshlySigned: false }; // the domain lost its verification after acceptance: send unsigned rather than lose it
-  return { raw: await signMessage(message.raw, key), freshlySigned: true };
+  return { raw: await ctx.mailThreads.sign(message.raw, key), freshlySigned: true };
 }
 
 function recordDelivered(ctx: Ctx, email: Email, response: string): void {

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import DKIM from 'nodemailer/lib/dkim';
 import type { DkimSigning } from '../domains/signing.js';
 
-/** Parsing a PEM key costs twice the RSA signature itself: each domain's key is parsed once. */
+/** Parsing a PEM key costs twice the RSA signature itself: each domain's key is parsed once per mail thread (where signing runs). */
 const parsedKeys = new Map<string, KeyObject>();
 
 function keyObject(pem: string): KeyObject {

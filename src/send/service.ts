@@ -64,7 +64,7 @@ async function prepare(ctx: Ctx, projectId: string, request: SendRequest, conten
   if (respectsSubscription(content.type) && !contact.subscribed) throw unsubscribedRefusal(contact, content);
   const emailId = randomUUID();
   const composeInput = personalInput(ctx, content, { contact, oneOff, name: address.name }, emailId);
-  const composed = checkSize(await ctx.composer.compose(composeInput));
+  const composed = checkSize(await ctx.mailThreads.compose(composeInput));
   return { input, name: address.name, contact, emailId, subject: composeInput.subject, composed };
 }
 
