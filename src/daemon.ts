@@ -20,6 +20,7 @@ import { SendThrottle } from './delivery/throttle.js';
 import { registerDomainJobs } from './domains/jobs.js';
 import { createMailThreads } from './mail/threads/pool.js';
 import { createDelivery } from './mail/outbound/deliver.js';
+import { cachingDns } from './dns/cache.js';
 import { createDns } from './dns/resolver.js';
 import { ensureDefaultProject, type ProjectKeys } from './projects/service.js';
 import { startCheckpointer } from './store/checkpointer.js';
@@ -64,7 +65,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   registerDomainJobs(runner, ctx);
   runner.register(INBOUND_JOB, inboundJob(ctx));
   const delivery = createDelivery({
-    dns: ctx.dns,
+    dns: cachingDns(ctx.dns, clock),
     hostname: config.hostname,
     port: config.delivery.port,
     mode: config.delivery.mode,
