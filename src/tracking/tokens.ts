@@ -90,7 +90,9 @@ export function signToken(ctx: Pick<Ctx, 'db'>, payload: TokenPayload): string {
 export function verifyToken(ctx: Pick<Ctx, 'db'>, token: string): TokenPayload | null {
   if (token.length > MAX_TOKEN_CHARS || !BASE64URL.test(token)) return null;
   const bytes = Buffer.from(token, 'base64url');
-  if (bytes.length <= MAC_BYTES + 1) return null;
+  // The decoder ignores the spare bits of the last character: only the one canonical spelling of a
+  // token is accepted, so no two link texts carry the same token.
+  if (bytes.length <= MAC_BYTES + 1 || bytes.toString('base64url') !== token) return null;
   const payload = bytes.subarray(0, bytes.length - MAC_BYTES);
   if (!timingSafeEqual(bytes.subarray(bytes.length - MAC_BYTES), mac(secretOf(ctx.db), payload))) return null;
   return decode(payload);
