@@ -12,6 +12,8 @@ export interface LoadResult {
   p99Ms: number;
   maxMs: number;
   errors: number;
+  /** CPU this process (the load generator) used, in percent of one core: it shares the machine with the daemon. */
+  clientCpuPercent: number;
 }
 
 export interface HttpReply {
@@ -59,6 +61,7 @@ export async function load(concurrency: number, durationMs: number, send: (i: nu
   const latencies: number[] = [];
   let errors = 0;
   let next = 0;
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const end = started + durationMs;
   await Promise.all(
@@ -72,6 +75,7 @@ export async function load(concurrency: number, durationMs: number, send: (i: nu
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   latencies.sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 100) / 100;
   return {
@@ -81,6 +85,7 @@ export async function load(concurrency: number, durationMs: number, send: (i: nu
     p99Ms: round(percentile(latencies, 0.99)),
     maxMs: round(latencies[latencies.length - 1] ?? 0),
     errors,
+    clientCpuPercent: Math.round((cpu.user + cpu.system) / 1e4 / elapsed),
   };
 }
 

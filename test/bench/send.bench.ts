@@ -114,6 +114,7 @@ export async function run(): Promise<BenchResult> {
       'p50 ms (delivery held)': api.p50Ms,
       'p99 ms (delivery held)': api.p99Ms,
       'errors (delivery held)': api.errors,
+      'load generator CPU % of a core (delivery held)': api.clientCpuPercent,
       [`sends/s (${CLIENTS} clients, delivering)`]: full.perSecond,
       'p50 ms (delivering)': full.p50Ms,
       'p99 ms (delivering)': full.p99Ms,
