@@ -66,29 +66,30 @@ export function trackingRoutes(app: Ctx): Router<ApiState> {
     ctx.body = '';
   });
 
-  // GET only shows a confirmation: link scanners that prefetch must not unsubscribe anyone.
-  router.get('/u/:token', limit, withContact(['unsubscribe'], (ctx, c) => html(ctx, confirmUnsubscribePage(c.email, ctx.path))));
-  // RFC 8058 one-click (and the confirmation form): always 200.
-  router.post(
-    '/u/:token',
-    limit,
-    withContact(['unsubscribe'], async (ctx, c) => {
-      await formOf(ctx);
-      changeSubscription(app, c, false);
-      html(ctx, unsubscribedPage(c.email, url(`/s/${tokenFor('subscribe', c)}`)));
-    }),
-  );
-
-  router.get('/s/:token', limit, withContact(['subscribe'], (ctx, c) => html(ctx, confirmSubscribePage(c.email, ctx.path))));
-  router.post(
-    '/s/:token',
-    limit,
-    withContact(['subscribe'], async (ctx, c) => {
-      await formOf(ctx);
-      changeSubscription(app, c, true);
-      html(ctx, subscribedPage(c.email));
-    }),
-  );
+  /**
+   * A subscription link: GET only shows a confirmation, since link scanners that prefetch must not
+   * change anyone's subscription; POST (the confirmation form, and RFC 8058 one-click for /u) does it.
+   */
+  const subscriptionLink = (
+    path: string,
+    kind: ContactTokenKind,
+    subscribed: boolean,
+    confirmPage: (email: string, action: string) => string,
+    donePage: (c: Contact) => string,
+  ) => {
+    router.get(`/${path}/:token`, limit, withContact([kind], (ctx, c) => html(ctx, confirmPage(c.email, ctx.path))));
+    router.post(
+      `/${path}/:token`,
+      limit,
+      withContact([kind], async (ctx, c) => {
+        await formOf(ctx);
+        changeSubscription(app, c, subscribed);
+        html(ctx, donePage(c));
+      }),
+    );
+  };
+  subscriptionLink('u', 'unsubscribe', false, confirmUnsubscribePage, (c) => unsubscribedPage(c.email, url(`/s/${tokenFor('subscribe', c)}`)));
+  subscriptionLink('s', 'subscribe', true, confirmSubscribePage, (c) => subscribedPage(c.email));
 
   router.get('/m/:token', limit, withContact(['manage'], (ctx, c) => html(ctx, managePage(c.email, c.subscribed, ctx.path, false))));
   router.post(
