@@ -18,7 +18,7 @@ import { openStore } from '../src/store/db.js';
 import { createTemplate, deleteTemplate, usageOfTemplate } from '../src/templates/service.js';
 import { templateUsages } from '../src/templates/usage.js';
 import type { Keys, TestDaemon } from './helpers/daemon.js';
-import { startMailEnv, type MailEnv } from './helpers/mail-env.js';
+import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
 import { createMailThreads } from '../src/mail/threads/pool.js';
 import { GARBAGE_BODIES } from './helpers/routes.js';
 
@@ -167,6 +167,23 @@ test('GET, PATCH (sender re-checked), DELETE 204', async () => {
   ] as const) {
     assert.is((await d.request(method, `/templates/${created.id}${path}`, method === 'PATCH' ? {} : undefined)).status, 404, `${method} ${path}`);
   }
+});
+
+test('a send takes the template as it is now: a PATCH or DELETE between two sends changes the second', async () => {
+  const created = (await create(valid({ subject: 'First {{name}}', type: 'TRANSACTIONAL' }))).body;
+  const send = () => d.request('POST', '/v1/send', { to: 'tess@rcpt.test', template: created.id, data: { name: 'Tess' } });
+  const subjectOf = async (reply: { body: { data: { emails: { email: string }[] } } }) => {
+    const emailId = reply.body.data.emails[0]!.email;
+    const mail = await eventually(async () => env.sink.messages.find((m) => m.raw.includes(emailId)), 8000, 'the message at the sink');
+    return /^Subject: (.*)$/m.exec(mail.raw.toString())?.[1];
+  };
+  assert.is(await subjectOf(await send()), 'First Tess');
+  assert.is((await d.request('PATCH', `/templates/${created.id}`, { subject: 'Second {{name}}' })).status, 200);
+  assert.is(await subjectOf(await send()), 'Second Tess');
+  assert.is((await d.request('DELETE', `/templates/${created.id}`)).status, 204);
+  const gone = await send();
+  assert.is(gone.status, 404);
+  assert.is(gone.body.error.code, 'TEMPLATE_NOT_FOUND');
 });
 
 test('PATCH after the sender domain lost its verification: other fields patch freely, a new address there is 403', async () => {
