@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createBus } from '../src/bus/bus.js';
 import { ShiftableClock } from '../src/clock.js';
+import { trackedEventName } from '../src/events/catalogue.js';
 import { JobQueue } from '../src/jobs/queue.js';
 import { JobRunner } from '../src/jobs/runner.js';
 import type { Logger } from '../src/log.js';
@@ -166,14 +167,14 @@ test('bus: events reach subscribers only after commit, and never from a rolled-b
   const seen: string[] = [];
   bus.subscribe((e) => seen.push(e.name));
   bus.tx(() => {
-    bus.emit({ projectId: 'p', name: 'a' });
-    bus.tx(() => bus.emit({ projectId: 'p', name: 'b' }));
+    bus.emit({ projectId: 'p', name: trackedEventName('a') });
+    bus.tx(() => bus.emit({ projectId: 'p', name: trackedEventName('b') }));
     assert.equal(seen, [], 'nothing before commit');
   });
   assert.equal(seen, ['a', 'b']);
   try {
     bus.tx(() => {
-      bus.emit({ projectId: 'p', name: 'lost' });
+      bus.emit({ projectId: 'p', name: trackedEventName('lost') });
       throw new Error('rollback');
     });
   } catch {
@@ -182,13 +183,13 @@ test('bus: events reach subscribers only after commit, and never from a rolled-b
   bus.tx(() => {
     try {
       bus.tx(() => {
-        bus.emit({ projectId: 'p', name: 'inner-lost' });
+        bus.emit({ projectId: 'p', name: trackedEventName('inner-lost') });
         throw new Error('inner rollback');
       });
     } catch {
       // the outer transaction goes on
     }
-    bus.emit({ projectId: 'p', name: 'c' });
+    bus.emit({ projectId: 'p', name: trackedEventName('c') });
   });
   assert.equal(seen, ['a', 'b', 'c']);
   const stored = (db.prepare('SELECT name FROM events ORDER BY rowid').all() as { name: string }[]).map((r) => r.name);

@@ -1,4 +1,5 @@
 import { iso } from '../clock.js';
+import { EMAIL_EVENTS } from '../events/catalogue.js';
 import type { Ctx } from '../context.js';
 import { setSubscribed } from '../contacts/service.js';
 import { findContactById } from '../contacts/store.js';
@@ -36,7 +37,7 @@ export function recordBounce(ctx: Ctx, email: Email, report: BounceReport): void
       if (!markBounced(ctx.db, email.id, report.diagnostic, now)) return;
       ctx.bus.emit({
         projectId: email.projectId,
-        name: 'email.bounce',
+        name: EMAIL_EVENTS.bounce,
         contactId: email.contactId,
         emailId: email.id,
         data: { ...emailEventBase(email), bounceType: 'Permanent', bouncedAt: iso(now), ...extra },
@@ -48,7 +49,7 @@ export function recordBounce(ctx: Ctx, email: Email, report: BounceReport): void
     if (report.final) setEmailStatus(ctx.db, email.id, 'failed', report.diagnostic, now);
     ctx.bus.emit({
       projectId: email.projectId,
-      name: 'email.bounce',
+      name: EMAIL_EVENTS.bounce,
       contactId: email.contactId,
       emailId: email.id,
       data: { ...emailEventBase(email), bounceType: 'Transient', transientBounce: true, ...extra },
@@ -64,7 +65,7 @@ export function recordComplaint(ctx: Ctx, email: Email, feedbackType: string): v
     if (!markComplained(ctx.db, email.id, now)) return;
     ctx.bus.emit({
       projectId: email.projectId,
-      name: 'email.complaint',
+      name: EMAIL_EVENTS.complaint,
       contactId: email.contactId,
       emailId: email.id,
       data: { ...emailEventBase(email), complainedAt: iso(now), feedbackType },

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
+import type { EventName } from '../events/catalogue.js';
 import { sql, type Db } from '../store/db.js';
 
 export interface EventInput {
   projectId: string;
-  name: string;
+  name: EventName;
   contactId?: string | null;
   emailId?: string | null;
   data?: Record<string, unknown>;
@@ -16,7 +17,7 @@ export interface EventInput {
 export interface StoredEvent {
   id: string;
   projectId: string;
-  name: string;
+  name: EventName;
   contactId: string | null;
   emailId: string | null;
   data: Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.js';
 import { conflict, notFound } from '../errors.js';
+import { CONTACT_EVENTS } from '../events/catalogue.js';
 import { mergeData, type ContactData } from './data.js';
 import { deleteContactRow, findContactByEmail, findContactById, insertContact, updateContact, type Contact } from './store.js';
 
@@ -24,7 +25,7 @@ function emitFlip(ctx: Ctx, contact: Contact, reason?: UnsubscribeReason): void 
   ctx.bus.emit({
     projectId: contact.projectId,
     contactId: contact.id,
-    name: contact.subscribed ? 'contact.subscribed' : 'contact.unsubscribed',
+    name: contact.subscribed ? CONTACT_EVENTS.subscribed : CONTACT_EVENTS.unsubscribed,
     data: reason && reason !== 'unsubscribe-link' ? { reason } : {},
     at: contact.updatedAt,
   });

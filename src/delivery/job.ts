@@ -1,4 +1,5 @@
 import { iso } from '../clock.js';
+import { EMAIL_EVENTS } from '../events/catalogue.js';
 import type { Ctx } from '../context.js';
 import { recordBounce } from '../bounces/record.js';
 import { dkimFor } from '../domains/signing.js';
@@ -44,7 +45,7 @@ function recordDelivered(ctx: Ctx, email: Email, response: string): void {
     markDelivered(ctx.db, email.id, response, now);
     ctx.bus.emit({
       projectId: email.projectId,
-      name: 'email.delivery',
+      name: EMAIL_EVENTS.delivery,
       contactId: email.contactId,
       emailId: email.id,
       data: { ...emailEventBase(email), deliveredAt: iso(now) },

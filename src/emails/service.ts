@@ -1,4 +1,5 @@
 import { iso } from '../clock.js';
+import { EMAIL_EVENTS } from '../events/catalogue.js';
 import type { Ctx } from '../context.js';
 import { emailEventBase } from './present.js';
 import type { PackedMessage } from './packing.js';
@@ -22,7 +23,7 @@ export function queueEmail(ctx: Ctx, email: Email, message: PackedMessage): void
     ctx.jobs.enqueue(DELIVER_JOB, payload, { projectId: email.projectId });
     ctx.bus.emit({
       projectId: email.projectId,
-      name: 'email.sent',
+      name: EMAIL_EVENTS.sent,
       contactId: email.contactId,
       emailId: email.id,
       data: { ...emailEventBase(email), sentAt: iso(email.createdAt) },

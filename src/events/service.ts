@@ -6,7 +6,7 @@ import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import { eventData } from './data.js';
 import { groupCommit } from '../bus/group-commit.js';
-import { assertTrackable, isReservedEventName } from './names.js';
+import { isReservedEventName, trackedEventName } from './catalogue.js';
 import { deleteEventsNamed, listContactEvents, type EventRecord } from './store.js';
 
 export interface TrackInput {
@@ -21,10 +21,10 @@ export interface TrackInput {
  * its data in the same transaction (a group commit). One-off values go to the event, never to the contact.
  */
 export function trackEvent(ctx: Ctx, projectId: string, input: TrackInput): Promise<{ contact: Contact; event: StoredEvent }> {
-  assertTrackable(input.event);
+  const name = trackedEventName(input.event);
   return groupCommit(ctx.bus)(() => {
     const { contact } = upsertContact(ctx, projectId, { email: input.email, subscribed: input.subscribed, data: input.data }, true);
-    const event = ctx.bus.emit({ projectId, name: input.event, contactId: contact.id, data: eventData(input.data) });
+    const event = ctx.bus.emit({ projectId, name, contactId: contact.id, data: eventData(input.data) });
     return { contact, event };
   });
 }

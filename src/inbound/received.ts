@@ -6,6 +6,7 @@ import { upsertContact } from '../contacts/service.js';
 import { domainOfAddress } from '../domains/name.js';
 import { unpackedMessage } from '../emails/packing.js';
 import { insertEmail, newEmailRecord } from '../emails/store.js';
+import { EMAIL_EVENTS } from '../events/catalogue.js';
 import { markProcessed, type InboundMessage } from './store.js';
 import { virusVerdict } from './scanners/clamd.js';
 import { spamVerdict } from './scanners/spamd.js';
@@ -64,7 +65,7 @@ export async function receive(ctx: Ctx, msg: InboundMessage, opts: { autoReply: 
     );
     ctx.bus.emit({
       projectId: msg.projectId,
-      name: 'email.received',
+      name: EMAIL_EVENTS.received,
       contactId: contact?.id ?? null,
       emailId,
       data: {

@@ -3,6 +3,7 @@ import type { Ctx } from '../context.js';
 import { setSubscribed } from '../contacts/service.js';
 import { findContactById, type Contact } from '../contacts/store.js';
 import { emailEventBase } from '../emails/present.js';
+import { EMAIL_EVENTS } from '../events/catalogue.js';
 import { verifyToken, type ContactTokenKind } from './tokens.js';
 import { countClick, countOpen, findEmailById, projectOfEmail } from '../emails/store.js';
 
@@ -10,7 +11,7 @@ import { countClick, countOpen, findEmailById, projectOfEmail } from '../emails/
  * One open or click of an email: `count` updates the record and answers the event's own fields,
  * emitted with the base fields in the same transaction. An email that no longer exists records nothing.
  */
-function recordEngagement(ctx: Ctx, emailId: string, name: 'email.open' | 'email.click', count: (now: number) => Record<string, unknown>): void {
+function recordEngagement(ctx: Ctx, emailId: string, name: typeof EMAIL_EVENTS.open | typeof EMAIL_EVENTS.click, count: (now: number) => Record<string, unknown>): void {
   ctx.bus.tx(() => {
     const projectId = projectOfEmail(ctx.db, emailId);
     const email = projectId ? findEmailById(ctx.db, projectId, emailId) : null;
@@ -25,7 +26,7 @@ function recordEngagement(ctx: Ctx, emailId: string, name: 'email.open' | 'email
 export function recordOpen(ctx: Ctx, token: string): void {
   const payload = verifyToken(ctx, token);
   if (payload?.kind !== 'open') return;
-  recordEngagement(ctx, payload.emailId, 'email.open', (now) => {
+  recordEngagement(ctx, payload.emailId, EMAIL_EVENTS.open, (now) => {
     const { opens, first } = countOpen(ctx.db, payload.emailId, now);
     return { openedAt: iso(now), opens, isFirstOpen: first };
   });
@@ -35,7 +36,7 @@ export function recordOpen(ctx: Ctx, token: string): void {
 export function recordClick(ctx: Ctx, token: string): string | null {
   const payload = verifyToken(ctx, token);
   if (payload?.kind !== 'click') return null;
-  recordEngagement(ctx, payload.emailId, 'email.click', (now) => {
+  recordEngagement(ctx, payload.emailId, EMAIL_EVENTS.click, (now) => {
     const { clicks, first } = countClick(ctx.db, payload.emailId, now);
     return { link: payload.url, clickedAt: iso(now), clicks, isFirstClick: first };
   });
