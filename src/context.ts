@@ -6,6 +6,7 @@ import type { JobQueue } from './jobs/queue.js';
 import type { Logger } from './log.js';
 import type { MailThreads } from './mail/threads/pool.js';
 import type { Db } from './store/db.js';
+import type { Usages } from './usage/usages.js';
 
 /** What services work with: the store, the event bus, the job queue, time, DNS and configuration. No HTTP. */
 export interface Ctx {
@@ -19,4 +20,6 @@ export interface Ctx {
   dns: Dns;
   /** MIME composition off the main thread. */
   mailThreads: MailThreads;
+  /** Where fields, event names and templates are referenced (filled by the modules). */
+  usage: Usages;
 }

@@ -5,19 +5,15 @@ import { ShiftableClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Ctx } from './context.js';
 import { createHttpApp } from './http/app.js';
-import { sweepIdempotencyKeys } from './http/idempotency.js';
 import { savedClockOffset, testHookRoutes } from './http/test-hooks.js';
 import { loadSchemas } from './http/validate.js';
-import { INBOUND_JOB, startInbound, type InboundListener } from './inbound/listener.js';
-import { inboundJob } from './inbound/process.js';
+import { startInbound, type InboundListener } from './inbound/listener.js';
 import { JobQueue } from './jobs/queue.js';
-import { recurring, scheduleRecurring } from './jobs/recurring.js';
 import { JobRunner } from './jobs/runner.js';
 import { createLogger } from './log.js';
 import { DELIVER_JOB } from './emails/service.js';
 import { deliveryJob } from './delivery/job.js';
 import { SendThrottle } from './delivery/throttle.js';
-import { registerDomainJobs } from './domains/jobs.js';
 import { createMailThreads } from './mail/threads/pool.js';
 import { createDelivery } from './mail/outbound/deliver.js';
 import { cachingDns } from './dns/cache.js';
@@ -25,6 +21,8 @@ import { createDns } from './dns/resolver.js';
 import { ensureDefaultProject, type ProjectKeys } from './projects/service.js';
 import { startCheckpointer } from './store/checkpointer.js';
 import { openStore, storeFile } from './store/db.js';
+import { MODULES } from './modules.js';
+import { createUsages } from './usage/usages.js';
 
 export interface Daemon {
   ctx: Ctx;
@@ -34,8 +32,6 @@ export interface Daemon {
   createdProject: ProjectKeys | null;
   stop(): Promise<void>;
 }
-
-const HOUR = 60 * 60_000;
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
@@ -55,15 +51,15 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   const bus = createBus(db, clock, log);
   const jobs = new JobQueue(db, clock);
   const mailThreads = createMailThreads();
-  const ctx: Ctx = { db, bus, jobs, clock, config, log, dns: createDns(config.dns.servers), mailThreads };
+  const ctx: Ctx = { db, bus, jobs, clock, config, log, dns: createDns(config.dns.servers), mailThreads, usage: createUsages() };
   loadSchemas();
 
   const createdProject = ensureDefaultProject(db, clock);
   const runner = new JobRunner(jobs, clock, log);
-  runner.register('sweep.idempotency', recurring(clock, HOUR, () => void sweepIdempotencyKeys(db, clock.now())));
-  scheduleRecurring(jobs, 'sweep.idempotency', clock.now() + HOUR);
-  registerDomainJobs(runner, ctx);
-  runner.register(INBOUND_JOB, inboundJob(ctx));
+  for (const module of MODULES) {
+    module.jobs?.(runner, ctx);
+    module.usage?.(ctx.usage);
+  }
   const delivery = createDelivery({
     dns: cachingDns(ctx.dns, clock),
     hostname: config.hostname,
@@ -83,7 +79,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   );
 
   clock.onAdvance(() => runner.wake());
-  const koa = createHttpApp(ctx, config.testHooks ? [testHookRoutes(db, clock, config.adminToken)] : []);
+  const koa = createHttpApp(ctx, MODULES, config.testHooks ? [testHookRoutes(db, clock, config.adminToken)] : []);
   const server = createServer(koa.callback());
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 120_000;

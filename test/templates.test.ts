@@ -16,7 +16,7 @@ import type { Logger } from '../src/log.js';
 import { createProject } from '../src/projects/service.js';
 import { openStore } from '../src/store/db.js';
 import { createTemplate, deleteTemplate, usageOfTemplate } from '../src/templates/service.js';
-import { templateUsages } from '../src/templates/usage.js';
+import { createUsages } from '../src/usage/usages.js';
 import type { Keys, TestDaemon } from './helpers/daemon.js';
 import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
 import { createMailThreads } from '../src/mail/threads/pool.js';
@@ -334,7 +334,7 @@ test('DELETE is 409 while a workflow step uses the template (usage registry, in 
   const log: Logger = { debug() {}, info() {}, warn() {}, error() {} };
   const clock = new ShiftableClock();
   const db = openStore(dir);
-  const ctx: Ctx = { db, bus: createBus(db, clock, log), jobs: new JobQueue(db, clock), clock, config: loadConfig(null, {}), log, dns: createDns([]), mailThreads: createMailThreads(1) };
+  const ctx: Ctx = { db, bus: createBus(db, clock, log), jobs: new JobQueue(db, clock), clock, config: loadConfig(null, {}), log, dns: createDns([]), mailThreads: createMailThreads(1), usage: createUsages() };
   try {
     const project = createProject(db, clock, 'unit');
     const domain = await registerDomain(ctx, project.id, 'unit.test');
@@ -343,7 +343,7 @@ test('DELETE is 409 while a workflow step uses the template (usage registry, in 
     const used = createTemplate(ctx, project.id, input);
     const free = createTemplate(ctx, project.id, input);
     const step = { workflowId: 'w1', stepId: 's1' };
-    templateUsages.register((_ctx, projectId, templateId) => (projectId === project.id && templateId === used.id ? { workflowSteps: [step], emailsSent: 2 } : {}));
+    ctx.usage.templates.register((_ctx, projectId, templateId) => (projectId === project.id && templateId === used.id ? { workflowSteps: [step], emailsSent: 2 } : {}));
     assert.equal(usageOfTemplate(ctx, project.id, used.id), { campaigns: [], workflowSteps: [step], emailsSent: 2 });
     try {
       deleteTemplate(ctx, project.id, used.id);

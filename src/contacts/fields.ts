@@ -2,7 +2,7 @@ import type { Ctx } from '../context.js';
 import { ApiError, conflict } from '../errors.js';
 import { sql } from '../store/db.js';
 import { RESERVED_DATA_KEYS } from './data.js';
-import { fieldUsages, isFieldUsed } from './field-usage.js';
+import { isFieldUsed } from './field-usage.js';
 import { countContacts } from './store.js';
 
 export type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'object' | 'array' | 'mixed';
@@ -103,13 +103,13 @@ export function fieldValues(ctx: Ctx, projectId: string, field: string, limit: n
 
 export function usageOfField(ctx: Ctx, projectId: string, field: string) {
   const key = customKey(field);
-  return { field: `data.${key}`, ...fieldUsages.collect(ctx, projectId, key) };
+  return { field: `data.${key}`, ...ctx.usage.fields.collect(ctx, projectId, key) };
 }
 
 /** Removes the key from every contact of the project; refused while a segment, campaign or workflow uses it. */
 export function deleteField(ctx: Ctx, projectId: string, field: string): { field: string; updated: number } {
   const key = customKey(field);
-  const usage = fieldUsages.collect(ctx, projectId, key);
+  const usage = ctx.usage.fields.collect(ctx, projectId, key);
   if (isFieldUsed(usage)) throw conflict(`The field data.${key} is in use`, { ...usage });
   const updated = sql(
     ctx.db,

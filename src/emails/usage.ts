@@ -1,5 +1,7 @@
-import { templateUsages } from '../templates/usage.js';
+import type { Usages } from '../usage/usages.js';
 import { countEmailsOfTemplate } from './store.js';
 
-// Imported for this effect once per process: template usage counts the emails sent from a template.
-templateUsages.register((ctx, projectId, templateId) => ({ emailsSent: countEmailsOfTemplate(ctx.db, projectId, templateId) }));
+/** Template usage counts the emails sent from a template. */
+export function emailUsage(usages: Usages): void {
+  usages.templates.register((ctx, projectId, templateId) => ({ emailsSent: countEmailsOfTemplate(ctx.db, projectId, templateId) }));
+}

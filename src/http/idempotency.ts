@@ -1,5 +1,8 @@
 import type { Middleware } from 'koa';
 import type { Clock } from '../clock.js';
+import type { Ctx } from '../context.js';
+import { recurring, scheduleRecurring } from '../jobs/recurring.js';
+import type { JobRunner } from '../jobs/runner.js';
 import { ApiError, FlatError } from '../errors.js';
 import { sql, type Db } from '../store/db.js';
 import { projectOf, type ApiState } from './state.js';
@@ -68,4 +71,13 @@ export function idempotency(db: Db, clock: Clock): Middleware<ApiState> {
 /** Expired claims are dropped by a periodic sweep. */
 export function sweepIdempotencyKeys(db: Db, now: number): number {
   return sql(db, 'DELETE FROM idempotency_keys WHERE created_at <= ?').run(now - KEEP_MS).changes;
+}
+
+const SWEEP_JOB = 'sweep.idempotency';
+const SWEEP_EVERY_MS = 60 * 60_000;
+
+/** Expired claims are removed every hour. */
+export function idempotencyJobs(runner: JobRunner, ctx: Ctx): void {
+  runner.register(SWEEP_JOB, recurring(ctx.clock, SWEEP_EVERY_MS, () => void sweepIdempotencyKeys(ctx.db, ctx.clock.now())));
+  scheduleRecurring(ctx.jobs, SWEEP_JOB, ctx.clock.now() + SWEEP_EVERY_MS);
 }

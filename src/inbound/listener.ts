@@ -5,8 +5,8 @@ import type { Ctx } from '../context.js';
 import { routeRecipient, type InboundRoute } from './route.js';
 import { insertInbound } from './store.js';
 import { tlsMaterial } from './tls.js';
+import { INBOUND_JOB } from './process.js';
 
-export const INBOUND_JOB = 'inbound.process';
 const MAX_RECIPIENTS = 100;
 
 export interface InboundListener {

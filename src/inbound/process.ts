@@ -1,7 +1,7 @@
 import type { Ctx } from '../context.js';
 import { recordBounce, recordComplaint } from '../bounces/record.js';
 import { findEmailById, findEmailByMessageId, type Email } from '../emails/store.js';
-import type { JobHandler } from '../jobs/runner.js';
+import type { JobHandler, JobRunner } from '../jobs/runner.js';
 import { classifyMessage } from './classify.js';
 import { receive } from './received.js';
 import { routeRecipient } from './route.js';
@@ -14,11 +14,13 @@ function reportedEmail(ctx: Ctx, projectId: string, emailId: string | null, mess
   return messageId ? findEmailByMessageId(ctx.db, projectId, messageId) : null;
 }
 
+export const INBOUND_JOB = 'inbound.process';
+
 /**
  * The `inbound.process` job: classifies a stored message and turns it into bounces, complaints
  * or email.received. Auto-replies never bounce. Safe to run twice (processed messages are skipped).
  */
-export function inboundJob(ctx: Ctx): JobHandler<{ id: string }> {
+function inboundJob(ctx: Ctx): JobHandler<{ id: string }> {
   return {
     concurrency: 8,
     async run(job) {
@@ -41,4 +43,8 @@ export function inboundJob(ctx: Ctx): JobHandler<{ id: string }> {
       await receive(ctx, msg, { autoReply: found.kind === 'auto-reply', startedAt });
     },
   };
+}
+
+export function inboundJobs(runner: JobRunner, ctx: Ctx): void {
+  runner.register(INBOUND_JOB, inboundJob(ctx));
 }

@@ -8,7 +8,6 @@ import type { Ctx } from '../context.js';
 import { ApiError, badRequest, validationFailed } from '../errors.js';
 import { queueEmail } from '../emails/service.js';
 import { newEmailRecord } from '../emails/store.js';
-import '../emails/usage.js';
 import { groupCommit } from '../bus/group-commit.js';
 import { MB } from '../http/json-body.js';
 import { personalInput, personalize, respectsSubscription } from '../mail/compose/personalize.js';

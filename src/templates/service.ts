@@ -3,7 +3,7 @@ import type { Ctx } from '../context.js';
 import { assertSender } from '../domains/sender.js';
 import { ApiError, notFound } from '../errors.js';
 import { deleteTemplateRow, findTemplateById, insertTemplate, updateTemplate, type Template, type TemplateType } from './store.js';
-import { templateUsages, type TemplateUsage } from './usage.js';
+import type { TemplateUsage } from './usage.js';
 
 export interface TemplateInput {
   name: string;
@@ -68,7 +68,7 @@ export function patchTemplate(ctx: Ctx, projectId: string, id: string, patch: Te
 }
 
 export function usageOfTemplate(ctx: Ctx, projectId: string, id: string): TemplateUsage {
-  return templateUsages.collect(ctx, projectId, getTemplate(ctx, projectId, id).id);
+  return ctx.usage.templates.collect(ctx, projectId, getTemplate(ctx, projectId, id).id);
 }
 
 /** Refused while a workflow step would still send it. */

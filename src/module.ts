@@ -1,0 +1,16 @@
+import type { Router } from '@koa/router';
+import type { Ctx } from './context.js';
+import type { Guards } from './http/guards.js';
+import type { ApiState } from './http/state.js';
+import type { JobRunner } from './jobs/runner.js';
+import type { Usages } from './usage/usages.js';
+
+/** What a resource brings to the daemon; the composition root (src/modules.ts) lists them all. */
+export interface Module {
+  /** Its HTTP routes. */
+  routes?(app: Ctx, guards: Guards): Router<ApiState>;
+  /** Registers its job kinds (each kind constant lives beside its handler) and schedules recurring ones. */
+  jobs?(runner: JobRunner, app: Ctx): void;
+  /** Reports where it references fields, event names or templates. */
+  usage?(usages: Usages): void;
+}

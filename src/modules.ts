@@ -1,0 +1,26 @@
+// The composition root's list: every resource's routes, jobs and usage reports, in one place.
+import { contactRoutes } from './contacts/routes.js';
+import { domainJobs } from './domains/jobs.js';
+import { domainRoutes } from './domains/routes.js';
+import { emailUsage } from './emails/usage.js';
+import { eventRoutes, trackRoutes } from './events/routes.js';
+import { idempotencyJobs } from './http/idempotency.js';
+import { inboundJobs } from './inbound/process.js';
+import type { Module } from './module.js';
+import { projectRoutes } from './projects/routes.js';
+import { sendRoutes } from './send/routes.js';
+import { templateRoutes } from './templates/routes.js';
+import { trackingRoutes } from './tracking/routes.js';
+
+export const MODULES: Module[] = [
+  { routes: contactRoutes },
+  { routes: projectRoutes },
+  { routes: domainRoutes, jobs: domainJobs },
+  { routes: templateRoutes },
+  { routes: sendRoutes, usage: emailUsage },
+  { routes: trackRoutes },
+  { routes: eventRoutes },
+  { routes: trackingRoutes },
+  { jobs: inboundJobs },
+  { jobs: idempotencyJobs },
+];
