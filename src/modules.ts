@@ -1,4 +1,6 @@
 // The composition root's list: every resource's routes, jobs and usage reports, in one place.
+import { campaignJobs } from './campaigns/jobs.js';
+import { campaignRoutes } from './campaigns/routes.js';
 import { contactRoutes } from './contacts/routes.js';
 import { domainJobs } from './domains/jobs.js';
 import { domainRoutes } from './domains/routes.js';
@@ -21,6 +23,7 @@ export const MODULES: Module[] = [
   { routes: trackRoutes },
   { routes: eventRoutes },
   { routes: trackingRoutes },
+  { routes: campaignRoutes, jobs: campaignJobs },
   { jobs: inboundJobs },
   { jobs: idempotencyJobs },
 ];

@@ -1,15 +1,18 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestDaemon, type Keys, type TestDaemon } from './helpers/daemon.js';
+import type { Keys, TestDaemon } from './helpers/daemon.js';
+import { startMailEnv, type MailEnv } from './helpers/mail-env.js';
 import { GARBAGE_BODIES, ROUTES } from './helpers/routes.js';
 
+let env: MailEnv;
 let d: TestDaemon;
 let a: Keys;
 let b: Keys;
 const ids: Record<string, string> = {};
 
 test.before(async () => {
-  d = await startTestDaemon({ config: { rateLimit: { perMinute: 0 } } });
+  env = await startMailEnv();
+  d = env.daemon;
   a = d.createProject('A');
   b = d.createProject('B');
   const contact = await d.request('POST', '/contacts', { email: 'owned-by-a@iso.test', data: { secret: 'a-only' } }, { key: a.secretKey });
@@ -18,19 +21,22 @@ test.before(async () => {
   ids.field = 'secret';
   ids.eventName = 'a-only-event';
   await d.request('POST', '/v1/track', { email: 'owned-by-a@iso.test', event: 'a-only-event', data: { secret: 'a-only' } }, { key: a.publicKey });
-  const domain = await d.request('POST', '/domains', { domain: 'a-only.test' }, { key: a.secretKey });
-  ids.domainId = domain.body.id;
+  ids.domainId = (await env.verifySender('a-only.test', a)).id;
   const template = await d.request('POST', '/templates', { name: 'a-only', subject: 's', body: 'b', from: 'x@a-only.test' }, { key: a.secretKey });
-  ids.templateId = template.body.id ?? 'no-template';
+  ids.templateId = template.body.id;
+  const campaign = await d.request('POST', '/campaigns', { name: 'a-only', subject: 's', body: 'b', from: 'x@a-only.test', audienceType: 'ALL' }, { key: a.secretKey });
+  ids.campaignId = campaign.body.data.id;
 });
-test.after(async () => d.dispose());
+test.after(async () => env.close());
 
 const fill = (path: string) => path.replace(/:(\w+)/g, (_, name: string) => ids[name] ?? 'x');
 
 test('every route answers garbage bodies with a 4xx envelope (or success), never a 500', async () => {
   const victim = d.createProject('garbage');
   const own = await d.request('POST', '/contacts', { email: 'garbage@iso.test' }, { key: victim.secretKey });
-  const local: Record<string, string> = { contactId: own.body.id, projectId: victim.id, field: 'x', eventName: 'x', domainId: 'x', templateId: 'x' };
+  await env.verifySender('garbage.test', victim);
+  const campaign = await d.request('POST', '/campaigns', { name: 'g', subject: 's', body: 'b', from: 'x@garbage.test', audienceType: 'ALL' }, { key: victim.secretKey });
+  const local: Record<string, string> = { contactId: own.body.id, projectId: victim.id, field: 'x', eventName: 'x', domainId: 'x', templateId: 'x', campaignId: campaign.body.data.id };
   for (const route of ROUTES.filter((r) => r.method !== 'GET' && !r.path.includes('regenerate'))) {
     for (const raw of GARBAGE_BODIES) {
       const path = route.path.replace(/:(\w+)/g, (_, n: string) => local[n]!);

@@ -1,7 +1,6 @@
 // The one per-recipient pipeline of /v1/send, campaigns and workflow steps: personalise, compose,
 // store the email with its message, queue its delivery, emit email.sent. Each caller keeps only its
 // own rules (who receives, what a refusal means).
-import type { Contact } from '../contacts/store.js';
 import type { Ctx } from '../context.js';
 import { queueEmail } from '../emails/service.js';
 import { newEmailRecord, type Email } from '../emails/store.js';
@@ -65,18 +64,24 @@ export async function composeMessages(ctx: Ctx, content: MessageContent, address
   return composed;
 }
 
+/** Whom a stored email went to: a contact of the project, or (a campaign's test send) an address alone. */
+export interface StoredRecipient {
+  contactId: string | null;
+  email: string;
+}
+
 /** In the caller's transaction: the email record with its message, the delivery job and email.sent. */
-export function storeMessage(ctx: Ctx, content: MessageContent, contact: Contact, emailId: string, composed: Composition): Email {
+export function storeMessage(ctx: Ctx, content: MessageContent, to: StoredRecipient, emailId: string, composed: Composition): Email {
   const email = newEmailRecord(
     {
       id: emailId,
-      projectId: contact.projectId,
-      contactId: contact.id,
+      projectId: content.projectId,
+      contactId: to.contactId,
       templateId: content.templateId,
       campaignId: content.campaignId,
       sourceType: content.source,
       messageType: content.type,
-      to: contact.email,
+      to: to.email,
       from: content.from.email,
       fromName: content.from.name,
       replyTo: content.replyTo,

@@ -75,7 +75,7 @@ function commit(ctx: Ctx, projectId: string, content: MessageContent, p: Prepare
   const { contact } = upsertContact(ctx, projectId, p.input, false, p.contact.id);
   if (contact.id !== p.contact.id) throw new ContactChanged(contact.email);
   if (respectsSubscription(content.type) && !contact.subscribed) throw unsubscribedRefusal(contact, content);
-  storeMessage(ctx, content, contact, p.emailId, composed);
+  storeMessage(ctx, content, { contactId: contact.id, email: contact.email }, p.emailId, composed);
   return { contact: { id: contact.id, email: contact.email }, email: p.emailId };
 }
 

@@ -41,6 +41,16 @@ export const ROUTES: RouteSpec[] = [
   { method: 'DELETE', path: '/templates/:templateId', key: 'secret' },
   { method: 'POST', path: '/templates/:templateId/duplicate', key: 'secret' },
   { method: 'GET', path: '/templates/:templateId/usage', key: 'secret' },
+  { method: 'GET', path: '/campaigns', key: 'secret' },
+  { method: 'POST', path: '/campaigns', key: 'secret' },
+  { method: 'GET', path: '/campaigns/:campaignId', key: 'secret' },
+  { method: 'PUT', path: '/campaigns/:campaignId', key: 'secret' },
+  { method: 'DELETE', path: '/campaigns/:campaignId', key: 'secret' },
+  { method: 'POST', path: '/campaigns/:campaignId/duplicate', key: 'secret' },
+  { method: 'POST', path: '/campaigns/:campaignId/send', key: 'secret' },
+  { method: 'POST', path: '/campaigns/:campaignId/cancel', key: 'secret' },
+  { method: 'POST', path: '/campaigns/:campaignId/test', key: 'secret' },
+  { method: 'GET', path: '/campaigns/:campaignId/stats', key: 'secret' },
 ];
 
 /** Bodies no route should answer with a 500. */

@@ -1,0 +1,94 @@
+import { Router } from '@koa/router';
+import type { Ctx } from '../context.js';
+import { badRequest } from '../errors.js';
+import type { Guards } from '../http/guards.js';
+import { pageParams, pageResult, sortParams } from '../http/pagination.js';
+import { uuidParam } from '../http/params.js';
+import { projectOf, type ApiState } from '../http/state.js';
+import { validate } from '../http/validate.js';
+import { presentCampaign } from './present.js';
+import {
+  campaignStats,
+  cancelCampaign,
+  createCampaign,
+  deleteCampaign,
+  duplicateCampaign,
+  getCampaign,
+  replaceCampaign,
+  sendCampaign,
+  testCampaign,
+  type CampaignInput,
+} from './service.js';
+import { CAMPAIGN_STATUSES, listCampaigns, type CampaignStatus } from './store.js';
+
+/** The status filter of the list: unknown values are the spec's 400. */
+function statusFilter(raw: unknown): CampaignStatus | null {
+  if (raw === undefined || raw === '') return null;
+  const status = typeof raw === 'string' ? raw.toUpperCase() : '';
+  if (CAMPAIGN_STATUSES.includes(status as CampaignStatus)) return status as CampaignStatus;
+  throw badRequest(`Unknown campaign status ${JSON.stringify(raw)}`, `Use one of ${CAMPAIGN_STATUSES.join(', ')}`);
+}
+
+export function campaignRoutes(app: Ctx, guards: Guards): Router<ApiState> {
+  const router = new Router<ApiState>();
+  const secret = guards.key('secret');
+  const id = (params: Record<string, string | undefined>) => uuidParam(params.id);
+
+  router.get('/campaigns', secret, (ctx) => {
+    const { page, pageSize, offset } = pageParams(ctx.query);
+    const { sort, dir } = sortParams(ctx.query, ['name', 'createdAt', 'updatedAt'] as const, 'createdAt');
+    const search = typeof ctx.query.search === 'string' && ctx.query.search !== '' ? ctx.query.search : null;
+    const found = listCampaigns(app.db, projectOf(ctx).id, { offset, pageSize, status: statusFilter(ctx.query.status), search, sort, dir });
+    ctx.body = pageResult(found.data.map(presentCampaign), found.total, page, pageSize);
+  });
+
+  router.post('/campaigns', secret, (ctx) => {
+    const input = validate<CampaignInput>('campaign', ctx.state.body);
+    ctx.status = 201;
+    ctx.body = { success: true, data: presentCampaign(createCampaign(app, projectOf(ctx).id, input)) };
+  });
+
+  router.get('/campaigns/:id', secret, (ctx) => {
+    ctx.body = presentCampaign(getCampaign(app, projectOf(ctx).id, id(ctx.params)));
+  });
+
+  router.put('/campaigns/:id', secret, (ctx) => {
+    const campaignId = id(ctx.params);
+    const input = validate<CampaignInput>('campaign', ctx.state.body);
+    ctx.body = presentCampaign(replaceCampaign(app, projectOf(ctx).id, campaignId, input));
+  });
+
+  router.delete('/campaigns/:id', secret, (ctx) => {
+    deleteCampaign(app, projectOf(ctx).id, id(ctx.params));
+    ctx.status = 204;
+  });
+
+  router.post('/campaigns/:id/duplicate', secret, (ctx) => {
+    ctx.status = 201;
+    ctx.body = presentCampaign(duplicateCampaign(app, projectOf(ctx).id, id(ctx.params)));
+  });
+
+  router.post('/campaigns/:id/send', secret, (ctx) => {
+    const campaignId = id(ctx.params);
+    const body = validate<{ scheduledFor?: unknown }>('campaign-send', ctx.state.body ?? {});
+    const { campaign, message } = sendCampaign(app, projectOf(ctx).id, campaignId, body.scheduledFor);
+    ctx.body = { success: true, data: presentCampaign(campaign), message };
+  });
+
+  router.post('/campaigns/:id/cancel', secret, (ctx) => {
+    ctx.body = presentCampaign(cancelCampaign(app, projectOf(ctx).id, id(ctx.params)));
+  });
+
+  router.post('/campaigns/:id/test', secret, async (ctx) => {
+    const campaignId = id(ctx.params);
+    const { email } = validate<{ email: string }>('campaign-test', ctx.state.body);
+    const sent = await testCampaign(app, projectOf(ctx).id, campaignId, email);
+    ctx.body = { success: true, data: sent, message: `Test email sent to ${sent.to}` };
+  });
+
+  router.get('/campaigns/:id/stats', secret, (ctx) => {
+    ctx.body = { success: true, data: campaignStats(getCampaign(app, projectOf(ctx).id, id(ctx.params))) };
+  });
+
+  return router;
+}
