@@ -5,7 +5,7 @@ import { iso } from '../clock.js';
 import { findContactByEmail } from '../contacts/store.js';
 import type { Ctx } from '../context.js';
 import { assertSender } from '../domains/sender.js';
-import { ApiError, badRequest, conflict, notFound } from '../errors.js';
+import { ApiError, badRequest, conflict, foundOr404 } from '../errors.js';
 import { respectsSubscription } from '../messages/content.js';
 import { composeMessages, storeMessage } from '../messages/pipeline.js';
 import { suppressionOf } from '../suppressions/store.js';
@@ -103,9 +103,7 @@ export function createCampaign(ctx: Ctx, projectId: string, input: CampaignInput
 }
 
 export function getCampaign(ctx: Ctx, projectId: string, id: string): Campaign {
-  const campaign = findCampaignById(ctx.db, projectId, id);
-  if (!campaign) throw notFound('Campaign');
-  return campaign;
+  return foundOr404(findCampaignById(ctx.db, projectId, id), 'Campaign');
 }
 
 /** PUT: every field replaced, only before the send started. */

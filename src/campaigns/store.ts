@@ -1,7 +1,7 @@
 import type { Dir } from '../http/pagination.js';
 import { parseJson, sql, type Db } from '../store/db.js';
 import { offsetPage, searchCondition } from '../store/offset-page.js';
-import type { TemplateType } from '../templates/store.js';
+import type { EmailContentFields, TemplateType } from '../templates/store.js';
 
 export const CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -25,17 +25,9 @@ export interface CampaignCounters {
   suppressedCount: number;
 }
 
-export interface Campaign extends CampaignCounters {
+export interface Campaign extends CampaignCounters, EmailContentFields {
   id: string;
   projectId: string;
-  name: string;
-  description: string | null;
-  subject: string;
-  body: string;
-  from: string;
-  fromName: string | null;
-  replyTo: string | null;
-  type: TemplateType;
   status: CampaignStatus;
   audienceType: AudienceType;
   audienceCondition: unknown;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, foundOr404, notFound } from '../errors.js';
 import { CONTACT_EVENTS } from '../events/catalogue.js';
 import { mergeData, type ContactData } from './data.js';
 import { deleteContactRow, findContactByEmail, findContactById, insertContact, updateContact, type Contact } from './store.js';
@@ -79,9 +79,7 @@ export function upsertContact(ctx: Ctx, projectId: string, input: ContactInput, 
 }
 
 export function getContact(ctx: Ctx, projectId: string, id: string): Contact {
-  const contact = findContactById(ctx.db, projectId, id);
-  if (!contact) throw notFound('Contact');
-  return contact;
+  return foundOr404(findContactById(ctx.db, projectId, id), 'Contact');
 }
 
 export interface ContactPatch {

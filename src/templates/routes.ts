@@ -1,14 +1,15 @@
 import { Router } from '@koa/router';
 import type { Ctx } from '../context.js';
-import { badRequest, FlatError } from '../errors.js';
+import { FlatError } from '../errors.js';
 import type { Guards } from '../http/guards.js';
 import { pageParams, pageResult, sortParams } from '../http/pagination.js';
+import { enumQuery } from '../http/params.js';
 import { projectOf, type ApiState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { listTemplates } from './list.js';
 import { presentTemplate } from './present.js';
 import { createTemplate, deleteTemplate, duplicateTemplate, getTemplate, patchTemplate, usageOfTemplate, type TemplateInput, type TemplatePatch } from './service.js';
-import { TEMPLATE_TYPES, type TemplateType } from './store.js';
+import { TEMPLATE_TYPES } from './store.js';
 
 const REQUIRED = ['name', 'subject', 'body', 'from'] as const;
 
@@ -19,13 +20,6 @@ function assertRequiredPresent(raw: unknown): void {
   if (missing.length > 0) throw new FlatError(400, `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} required`);
 }
 
-function typeFilter(raw: unknown): TemplateType | null {
-  if (raw === undefined || raw === '') return null;
-  const type = typeof raw === 'string' ? raw.toUpperCase() : '';
-  if (TEMPLATE_TYPES.includes(type as TemplateType)) return type as TemplateType;
-  throw badRequest(`Unknown template type ${JSON.stringify(raw)}`, `Use one of ${TEMPLATE_TYPES.join(', ')}`);
-}
-
 export function templateRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
@@ -34,7 +28,7 @@ export function templateRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     const { page, pageSize, offset } = pageParams(ctx.query);
     const { sort, dir } = sortParams(ctx.query, ['name', 'createdAt', 'updatedAt'] as const, 'createdAt');
     const search = typeof ctx.query.search === 'string' && ctx.query.search !== '' ? ctx.query.search : null;
-    const found = listTemplates(app.db, projectOf(ctx).id, { offset, pageSize, type: typeFilter(ctx.query.type), search, sort, dir });
+    const found = listTemplates(app.db, projectOf(ctx).id, { offset, pageSize, type: enumQuery(ctx.query.type, TEMPLATE_TYPES, 'template type'), search, sort, dir });
     ctx.body = pageResult(found.data.map(presentTemplate), found.total, page, pageSize);
   });
 
