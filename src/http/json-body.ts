@@ -1,15 +1,21 @@
 import type { Middleware } from 'koa';
-import { ApiError } from '../errors.js';
+import { ApiError, validationFailed } from '../errors.js';
+import { tooDeepAt } from './json-depth.js';
 import type { ApiState } from './state.js';
 
 export const MB = 1024 * 1024;
+/** No request body needs more (contact data, the deepest part of any body, nests at most 32 levels). */
+export const MAX_BODY_DEPTH = 64;
 
 const tooLarge = (limit: number) =>
   new ApiError(400, 'BAD_REQUEST', `The request body is larger than ${Math.round(limit / MB)} MB`, {
     suggestion: 'Send a smaller body',
   });
 
-/** Reads and parses a JSON body up to `limit` bytes; malformed or oversized bodies are 400. */
+/**
+ * Reads and parses a JSON body up to `limit` bytes; malformed or oversized bodies are 400, bodies
+ * nested deeper than MAX_BODY_DEPTH are 422 naming the field, before they are parsed.
+ */
 export function jsonBody(limit: number): Middleware<ApiState> {
   return async (ctx, next) => {
     const declared = Number(ctx.get('Content-Length') || 0);
@@ -27,7 +33,12 @@ export function jsonBody(limit: number): Middleware<ApiState> {
       }
       chunks.push(chunk);
     }
-    const text = Buffer.concat(chunks, size).toString('utf8');
+    const bytes = Buffer.concat(chunks, size);
+    const deep = tooDeepAt(bytes, MAX_BODY_DEPTH);
+    if (deep !== null) {
+      throw validationFailed([{ field: deep, message: `JSON bodies nest at most ${MAX_BODY_DEPTH} levels`, code: 'too_deep' }]);
+    }
+    const text = bytes.toString('utf8');
     if (text.trim() !== '') {
       try {
         ctx.state.body = JSON.parse(text);

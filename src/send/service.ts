@@ -12,6 +12,7 @@ import { groupCommit } from '../bus/group-commit.js';
 import { MB } from '../http/json-body.js';
 import { personalInput, personalize, respectsSubscription } from '../mail/compose/personalize.js';
 import { forStore, type StoredComposition } from '../mail/compose/stored.js';
+import { refuseSuppressed } from '../suppressions/policy.js';
 import { resolveContent, type SendContent } from './content.js';
 import type { AddressInput, SendRequest } from './request.js';
 import { checkSendRules } from './rules.js';
@@ -61,6 +62,7 @@ async function prepare(ctx: Ctx, projectId: string, request: SendRequest, conten
   const input: ContactInput = { email: address.email, subscribed: request.subscribed, data };
   const { contact, oneOff } = previewUpsert(ctx, projectId, input, false);
   if (respectsSubscription(content.type) && !contact.subscribed) throw unsubscribedRefusal(contact, content);
+  refuseSuppressed(ctx, projectId, contact.email, content.type);
   const emailId = randomUUID();
   const composeInput = personalInput(ctx, content, { contact, oneOff, name: address.name }, emailId);
   const composed = checkSize(await ctx.mailThreads.compose(composeInput));
