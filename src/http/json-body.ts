@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { ApiError, validationFailed } from '../errors.js';
 import { tooDeepAt } from './json-depth.js';
+import { loneSurrogateAt, mentionsSurrogates } from './json-unicode.js';
 import type { ApiState } from './state.js';
 
 export const MB = 1024 * 1024;
@@ -14,7 +15,8 @@ const tooLarge = (limit: number) =>
 
 /**
  * Reads and parses a JSON body up to `limit` bytes; malformed or oversized bodies are 400, bodies
- * nested deeper than MAX_BODY_DEPTH are 422 naming the field, before they are parsed.
+ * nested deeper than MAX_BODY_DEPTH are 422 naming the field (before they are parsed), and so are
+ * strings that are not well-formed Unicode.
  */
 export function jsonBody(limit: number): Middleware<ApiState> {
   return async (ctx, next) => {
@@ -44,6 +46,10 @@ export function jsonBody(limit: number): Middleware<ApiState> {
         ctx.state.body = JSON.parse(text);
       } catch {
         throw new ApiError(400, 'BAD_REQUEST', 'The request body is not valid JSON', { suggestion: 'Check the JSON syntax of the body' });
+      }
+      const broken = mentionsSurrogates(bytes) ? loneSurrogateAt(ctx.state.body) : null;
+      if (broken !== null) {
+        throw validationFailed([{ field: broken, message: 'Text must be well-formed Unicode (a \\ud800-\\udfff escape must be half of a pair)', code: 'invalid_string' }]);
       }
     }
     await next();
