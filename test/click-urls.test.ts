@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { simpleParser } from 'mailparser';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { storeFile } from '../src/store/db.js';
 import { addTracking } from '../src/tracking/rewrite.js';
 import { signToken } from '../src/tracking/tokens.js';
 import { MAX_TRACKED_URL, trackableUrl } from '../src/tracking/url.js';
+import { sendAndReceive } from './helpers/delivered.js';
 import { eventsNamed, startMailEnv, type MailEnv } from './helpers/mail-env.js';
 
 // Click links are rewritten with their target normalised (WHATWG URL, percent-encoding); the
@@ -66,12 +66,9 @@ test.after(async () => env.close());
 
 /** The anchors of the delivered HTML, by their text. */
 async function deliveredLinks(body: string): Promise<{ emailId: string; links: Map<string, string> }> {
-  const before = env.sink.messages.length;
-  const r = await env.daemon.request('POST', '/v1/send', { to: 'reader@rcpt.test', from: 'news@links.test', subject: 'Links', body });
-  assert.is(r.status, 200, JSON.stringify(r.body));
-  const parsed = await simpleParser((await env.sink.waitFor(before + 1, 8000))[before]!.raw);
+  const { parsed, emailId } = await sendAndReceive(env, { to: 'reader@rcpt.test', from: 'news@links.test', subject: 'Links', body });
   const links = new Map([...String(parsed.html).matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)].map((m) => [m[2]!, m[1]!.replace(/&amp;/g, '&')]));
-  return { emailId: r.body.data.emails[0].email, links };
+  return { emailId, links };
 }
 
 test('through the daemon: each rewritten link redirects (302) to its normalised target in printable ASCII; invalid ones stay as written', async () => {

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import nodemailer from 'nodemailer';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Keys, TestDaemon } from './helpers/daemon.js';
 import { publishRecords, type RegisteredDomain } from './helpers/domains.js';
 import { eventsNamed, eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
+import { smtpCode as smtpReply } from './helpers/smtp-client.js';
 
 // Registering a domain is a claim; ownership is proved in DNS. Pending claims never block another
 // project; the first project to verify owns the name and others' verify fails with a reason;
@@ -41,18 +41,8 @@ async function claim(domain: string, project: Keys): Promise<RegisteredDomain> {
   return r.body;
 }
 
-/** SMTP to the daemon's listener: the reply code of the whole transaction (250 or the refusal). */
-async function smtpCode(to: string, raw: string): Promise<number> {
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: d.smtpPort, secure: false, ignoreTLS: true, name: 'client.test' });
-  try {
-    const info = await transport.sendMail({ envelope: { from: '', to: [to] }, raw });
-    return Number(info.response.slice(0, 3));
-  } catch (err) {
-    return (err as { responseCode?: number }).responseCode ?? 0;
-  } finally {
-    transport.close();
-  }
-}
+/** A message from the null sender (as bounces come) to `to`: the SMTP reply code. */
+const smtpCode = (to: string, raw: string) => smtpReply(d.smtpPort, { from: '', to: [to] }, raw);
 
 test("a squatter's pending claim blocks nobody; the first project to prove the name owns it; the other's verify fails with the reason", async () => {
   const squat = await claim('victim.test', squatter);

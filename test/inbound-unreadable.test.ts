@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MAX_HEADER_BYTES, MAX_HEADER_LINES } from '../src/inbound/header-section.js';
 import { storeFile } from '../src/store/db.js';
 import { eventsNamed, eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
+import { smtpCode as smtpReply } from './helpers/smtp-client.js';
 
 // Anything answered 250 is recorded: a message the parser cannot read becomes email.received with
 // hasContent false and the reason. What would cost the parser or the authentication checks too
@@ -19,17 +19,7 @@ test.before(async () => {
 });
 test.after(async () => env.close());
 
-/** The SMTP reply code to one message (250, or the refusal's code). */
-async function smtpCode(to: string, raw: string | Buffer): Promise<number> {
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: env.daemon.smtpPort, secure: false, ignoreTLS: true, name: 'client.test' });
-  try {
-    return Number((await transport.sendMail({ envelope: { from: 'sender@client.test', to: [to] }, raw })).response.slice(0, 3));
-  } catch (err) {
-    return (err as { responseCode?: number }).responseCode ?? 0;
-  } finally {
-    transport.close();
-  }
-}
+const smtpCode = (to: string, raw: string) => smtpReply(env.daemon.smtpPort, { from: 'sender@client.test', to: [to] }, raw);
 
 const HEAD = 'From: sender@client.test\r\nSubject: odd\r\nMIME-Version: 1.0\r\n';
 

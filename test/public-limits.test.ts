@@ -1,9 +1,9 @@
-import { simpleParser } from 'mailparser';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadConfig } from '../src/config.js';
 import { clientAddressOf } from '../src/http/client-address.js';
 import { startTestDaemon } from './helpers/daemon.js';
+import { sendAndReceive, unsubscribePath } from './helpers/delivered.js';
 import { startMailEnv, type MailEnv } from './helpers/mail-env.js';
 
 // The public pages limit page views and invalid tokens per client address; what a genuine token
@@ -56,16 +56,12 @@ test.after(async () => env.close());
 
 /** A delivered newsletter's links: one-click unsubscribe, manage page, pixel, click. */
 async function newsletter(to: string) {
-  const before = env.sink.messages.length;
-  const r = await env.daemon.request('POST', '/v1/send', { to, template: templateId, subscribed: true });
-  assert.is(r.status, 200, JSON.stringify(r.body));
-  const parsed = await simpleParser((await env.sink.waitFor(before + 1, 8000))[before]!.raw);
+  const { parsed, contactId } = await sendAndReceive(env, { to, template: templateId, subscribed: true });
   const html = String(parsed.html);
-  const header = parsed.headerLines.find((h) => h.key === 'list-unsubscribe')!.line;
   const path = (url: string) => new URL(url.replace(/&amp;/g, '&')).pathname;
   return {
-    contactId: r.body.data.emails[0].contact.id as string,
-    unsubscribe: path(/<(http[^>]+\/u\/[^>]+)>/.exec(header)![1]!),
+    contactId,
+    unsubscribe: unsubscribePath(parsed),
     manage: path(/href="([^"]+\/m\/[^"]+)"/.exec(html)![1]!),
     pixel: path(/<img src="([^"]*\/t\/o\/[^"]+)"/.exec(html)![1]!),
     click: path(/href="([^"]+\/t\/c\/[^"]+)"/.exec(html)![1]!),

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import nodemailer from 'nodemailer';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { rawHeader, sendAndReceive, unsubscribePath } from './helpers/delivered.js';
 import { eventsNamed, eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
+import { smtpCode } from './helpers/smtp-client.js';
 
 // The public key never reverses an unsubscribe that came from the contact (one-click, link,
 // mailto), a bounce or a complaint; the secret key may resubscribe but never lifts a suppression;
@@ -35,24 +35,11 @@ const track = (email: string, subscribed: boolean, key = env.daemon.project.publ
   env.daemon.request('POST', key.startsWith('pk_') ? '/v1/track' : '/events/track', { email, event: 'came-back', subscribed }, { key });
 const sendTemplate = (to: string, type: string, extra: Record<string, unknown> = {}) =>
   env.daemon.request('POST', '/v1/send', { to, template: templates[type], ...extra });
-const rawHeader = (parsed: ParsedMail, key: string) => parsed.headerLines.find((h) => h.key === key)?.line.replace(/\r?\n[ \t]+/g, ' ') ?? '';
-
 /** Sends a MARKETING mail to `to` and answers what arrived and the ids (the sink accepts it). */
-async function delivered(to: string) {
-  const before = env.sink.messages.length;
-  const r = await sendTemplate(to, 'MARKETING', { subscribed: true });
-  assert.is(r.status, 200, JSON.stringify(r.body));
-  const parsed = await simpleParser((await env.sink.waitFor(before + 1, 8000))[before]!.raw);
-  return { parsed, emailId: r.body.data.emails[0].email as string, contactId: r.body.data.emails[0].contact.id as string };
-}
+const delivered = (to: string) => sendAndReceive(env, { to, template: templates.MARKETING, subscribed: true });
 
 async function smtpSend(from: string, to: string, raw: string): Promise<void> {
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: env.daemon.smtpPort, secure: false, ignoreTLS: true, name: 'client.test' });
-  try {
-    await transport.sendMail({ envelope: { from, to: [to] }, raw });
-  } finally {
-    transport.close();
-  }
+  assert.is(await smtpCode(env.daemon.smtpPort, { from, to: [to] }, raw), 250);
 }
 
 /** The public key's `subscribed: true` records its event and leaves the contact unsubscribed. */
@@ -70,8 +57,7 @@ async function assertPublicKeyCannotResubscribe(email: string, contactId: string
 
 test('a one-click unsubscribe: the public key cannot undo it; the secret key can, and then the public key may again', async () => {
   const { parsed, contactId } = await delivered('clicked@rcpt.test');
-  const unsubscribe = new URL(/<(http[^>]+\/u\/[^>]+)>/.exec(rawHeader(parsed, 'list-unsubscribe'))![1]!).pathname;
-  const done = await fetch(env.daemon.url + unsubscribe, { method: 'POST', body: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const done = await fetch(env.daemon.url + unsubscribePath(parsed), { method: 'POST', body: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
   assert.is(done.status, 200);
   await assertPublicKeyCannotResubscribe('clicked@rcpt.test', contactId);
   await assertPublicKeyCannotResubscribe('CLICKED@rcpt.test', contactId);

@@ -13,11 +13,7 @@ const tooLarge = (limit: number) =>
     suggestion: 'Send a smaller body',
   });
 
-/**
- * Reads and parses a JSON body up to `limit` bytes; malformed or oversized bodies are 400, bodies
- * nested deeper than MAX_BODY_DEPTH are 422 naming the field (before they are parsed), and so are
- * strings that are not well-formed Unicode.
- */
+/** Reads a JSON body up to `limit` bytes (oversized: 400) and parses it with parseJsonBytes. */
 export function jsonBody(limit: number): Middleware<ApiState> {
   return async (ctx, next) => {
     const declared = Number(ctx.get('Content-Length') || 0);
@@ -35,23 +31,32 @@ export function jsonBody(limit: number): Middleware<ApiState> {
       }
       chunks.push(chunk);
     }
-    const bytes = Buffer.concat(chunks, size);
-    const deep = tooDeepAt(bytes, MAX_BODY_DEPTH);
-    if (deep !== null) {
-      throw validationFailed([{ field: deep, message: `JSON bodies nest at most ${MAX_BODY_DEPTH} levels`, code: 'too_deep' }]);
-    }
-    const text = bytes.toString('utf8');
-    if (text.trim() !== '') {
-      try {
-        ctx.state.body = JSON.parse(text);
-      } catch {
-        throw new ApiError(400, 'BAD_REQUEST', 'The request body is not valid JSON', { suggestion: 'Check the JSON syntax of the body' });
-      }
-      const broken = mentionsSurrogates(bytes) ? loneSurrogateAt(ctx.state.body) : null;
-      if (broken !== null) {
-        throw validationFailed([{ field: broken, message: 'Text must be well-formed Unicode (a \\ud800-\\udfff escape must be half of a pair)', code: 'invalid_string' }]);
-      }
-    }
+    ctx.state.body = parseJsonBytes(Buffer.concat(chunks, size));
     await next();
   };
+}
+
+/**
+ * JSON text to a value; an empty body is undefined. Malformed text is 400; text nested deeper than
+ * MAX_BODY_DEPTH is 422 naming the field (found on the bytes, before anything is built), and so are
+ * strings that are not well-formed Unicode.
+ */
+export function parseJsonBytes(bytes: Buffer): unknown {
+  const deep = tooDeepAt(bytes, MAX_BODY_DEPTH);
+  if (deep !== null) {
+    throw validationFailed([{ field: deep, message: `JSON bodies nest at most ${MAX_BODY_DEPTH} levels`, code: 'too_deep' }]);
+  }
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'BAD_REQUEST', 'The request body is not valid JSON', { suggestion: 'Check the JSON syntax of the body' });
+  }
+  const broken = mentionsSurrogates(bytes) ? loneSurrogateAt(value) : null;
+  if (broken !== null) {
+    throw validationFailed([{ field: broken, message: 'Text must be well-formed Unicode (a \\ud800-\\udfff escape must be half of a pair)', code: 'invalid_string' }]);
+  }
+  return value;
 }
