@@ -47,29 +47,24 @@ function keyOf(text: Buffer, frame: Frame): string {
  */
 export function tooDeepAt(text: Buffer, maxDepth: number): string | null {
   const frames: Frame[] = [];
+  let top: Frame | undefined;
   for (let i = 0; i < text.length; i++) {
-    const top = frames[frames.length - 1];
-    switch (text[i]) {
-      case QUOTE: {
-        const close = closingQuote(text, i);
-        if (close === -1) return null;
-        if (top && !top.array && top.expectKey) Object.assign(top, { keyStart: i, keyEnd: close + 1, expectKey: false });
-        i = close; // strings are skipped whole (one native search), whatever their size
-        break;
-      }
-      case COMMA:
-        if (top?.array) top.index++;
-        else if (top) top.expectKey = true;
-        break;
-      case OPEN_ARRAY:
-      case OPEN_OBJECT:
-        if (frames.length === maxDepth) return fieldPath(frames.map((f) => (f.array ? String(f.index) : keyOf(text, f))));
-        frames.push({ array: text[i] === OPEN_ARRAY, index: 0, keyStart: -1, keyEnd: -1, expectKey: text[i] === OPEN_OBJECT });
-        break;
-      case CLOSE_ARRAY:
-      case CLOSE_OBJECT:
-        frames.pop();
-        break;
+    const byte = text[i];
+    if (byte === QUOTE) {
+      const close = closingQuote(text, i);
+      if (close === -1) return null;
+      if (top && !top.array && top.expectKey) Object.assign(top, { keyStart: i, keyEnd: close + 1, expectKey: false });
+      i = close; // strings are skipped whole (one native search), whatever their size
+    } else if (byte === COMMA) {
+      if (top?.array) top.index++;
+      else if (top) top.expectKey = true;
+    } else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
+      if (frames.length === maxDepth) return fieldPath(frames.map((f) => (f.array ? String(f.index) : keyOf(text, f))));
+      top = { array: byte === OPEN_ARRAY, index: 0, keyStart: -1, keyEnd: -1, expectKey: byte === OPEN_OBJECT };
+      frames.push(top);
+    } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) {
+      frames.pop();
+      top = frames[frames.length - 1];
     }
   }
   return null;
