@@ -1,9 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { hostname as machineHostname } from 'node:os';
+import { isProxyEntry } from './http/client-address.js';
 
 export interface Config {
   dataDir: string;
-  http: { host: string; port: number };
+  http: {
+    host: string;
+    port: number;
+    /** Reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client; empty trusts none. */
+    trustProxy: string[];
+  };
   publicUrl: string | null;
   smtp: {
     host: string;
@@ -46,13 +52,14 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export class ConfigError extends Error {}
 
-type Kind = 'string' | 'port' | 'count' | 'boolean' | 'servers' | 'nullableString';
+type Kind = 'string' | 'port' | 'count' | 'boolean' | 'servers' | 'proxies' | 'nullableString';
 
 /** Every key: its path, environment variable, default and kind. The one source for parsing and docs. */
 const KEYS: { path: string; env: string; kind: Kind; def: unknown; oneOf?: string[] }[] = [
   { path: 'dataDir', env: 'POSTMILL_DATA_DIR', kind: 'string', def: './data' },
   { path: 'http.host', env: 'POSTMILL_HTTP_HOST', kind: 'string', def: '127.0.0.1' },
   { path: 'http.port', env: 'POSTMILL_HTTP_PORT', kind: 'port', def: 3000 },
+  { path: 'http.trustProxy', env: 'POSTMILL_HTTP_TRUST_PROXY', kind: 'proxies', def: [] },
   { path: 'publicUrl', env: 'POSTMILL_PUBLIC_URL', kind: 'nullableString', def: null },
   { path: 'smtp.host', env: 'POSTMILL_SMTP_HOST', kind: 'string', def: '127.0.0.1' },
   { path: 'smtp.port', env: 'POSTMILL_SMTP_PORT', kind: 'port', def: 2525 },
@@ -110,6 +117,13 @@ function coerce(path: string, kind: Kind, raw: unknown, fromEnv: boolean, oneOf?
       const list = fromEnv && typeof raw === 'string' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : raw;
       if (!Array.isArray(list) || !list.every((s) => typeof s === 'string' && SERVER.test(s))) {
         return bad('expected a list of "ip" or "ip:port"');
+      }
+      return list;
+    }
+    case 'proxies': {
+      const list = typeof raw === 'string' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : raw;
+      if (!Array.isArray(list) || !list.every((s) => typeof s === 'string' && isProxyEntry(s))) {
+        return bad('expected proxy addresses ("ip" or "ip/prefix"), as a list or comma-separated');
       }
       return list;
     }

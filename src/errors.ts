@@ -38,5 +38,9 @@ export function foundOr404<T>(row: T | null | undefined, what: string): T {
 }
 export const conflict = (message: string, details?: Record<string, unknown>) =>
   new ApiError(409, 'CONFLICT', message, details ? { details } : {});
+/** Path segments as a field error names them (`data.address.0.city`); long segments are cut, so a hostile key cannot bloat the answer. */
+export const fieldPath = (segments: string[]): string =>
+  segments.map((s) => (s.length > 100 ? s.slice(0, 100) + '…' : s)).join('.');
+
 export const validationFailed = (errors: FieldError[], message = 'The request body is not valid') =>
   new ApiError(422, 'VALIDATION_ERROR', message, { errors });

@@ -379,7 +379,8 @@ send('subscribed: new contacts default to false, true subscribes (contact.subscr
   await d.request('POST', '/v1/send', { to: 'sub@example.test', subject: 's', body: 'b', from: 'hello@acme.test', subscribed: false });
   assert.is((await contactOf('sub@example.test')).subscribed, false);
   const names = (await d.request('GET', `/events/contact/${contact.id}`)).body.data.map((e: { name: string }) => e.name).reverse();
-  assert.equal(names, ['email.sent', 'email.sent', 'contact.unsubscribed', 'email.sent']);
+  // Deliveries to the sink may land between the sends, whenever the delivery job gets to them.
+  assert.equal(names.filter((n: string) => n !== 'email.delivery'), ['email.sent', 'email.sent', 'contact.unsubscribed', 'email.sent']);
 });
 
 send('MARKETING or HEADLESS content to an unsubscribed contact is 400 with a suggestion and writes nothing; TRANSACTIONAL sends', async () => {

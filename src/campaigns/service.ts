@@ -5,10 +5,9 @@ import { iso } from '../clock.js';
 import { findContactByEmail } from '../contacts/store.js';
 import type { Ctx } from '../context.js';
 import { assertSender } from '../domains/sender.js';
-import { ApiError, badRequest, conflict, foundOr404 } from '../errors.js';
-import { respectsSubscription } from '../messages/content.js';
+import { badRequest, conflict, foundOr404 } from '../errors.js';
 import { composeMessages, storeMessage } from '../messages/pipeline.js';
-import { suppressionOf } from '../suppressions/store.js';
+import { refuseSuppressed } from '../suppressions/policy.js';
 import type { TemplateType } from '../templates/store.js';
 import { countAudience } from './audience.js';
 import { campaignContent } from './content.js';
@@ -193,16 +192,12 @@ export function cancelCampaign(ctx: Ctx, projectId: string, id: string): Campaig
 
 /**
  * One test message to `email`: `[TEST]` subject, no tracking, not counted. Rendered for the contact
- * of that address when there is one. A suppressed address gets no marketing content, test or not.
+ * of that address when there is one. A suppressed address gets no campaign mail, test or not.
  */
 export async function testCampaign(ctx: Ctx, projectId: string, id: string, email: string): Promise<{ emailId: string; to: string }> {
   const campaign = getCampaign(ctx, projectId, id);
   const content = campaignContent(ctx, campaign, { test: true });
-  if (respectsSubscription(content.type) && suppressionOf(ctx.db, projectId, email)) {
-    throw new ApiError(400, 'BAD_REQUEST', `${email} is suppressed (it bounced or complained) and gets no ${content.type} content`, {
-      suggestion: 'Send the test to another address',
-    });
-  }
+  refuseSuppressed(ctx, projectId, email, { messageType: content.type, sourceType: 'CAMPAIGN' });
   const known = findContactByEmail(ctx.db, projectId, email);
   const contact = known ?? { id: randomUUID(), projectId, email, subscribed: true, data: {}, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() };
   const emailId = randomUUID();

@@ -23,6 +23,8 @@ const booleanQuery = (raw: unknown): boolean | null => (raw === 'true' ? true : 
 export function contactRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
+  // A lookup sends its list in a body, but only reads: a disabled project may still run it.
+  const secretRead = guards.key('secret', { access: 'read' });
 
   router.get('/contacts', secret, (ctx) => {
     const { sort, dir } = sortParams(ctx.query, ['email', 'createdAt'] as const, 'createdAt');
@@ -49,7 +51,7 @@ export function contactRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     ctx.body = { ...presentContact(result.contact), _meta: { isNew: result.isNew, isUpdate: !result.isNew } };
   });
 
-  router.post('/contacts/lookup', secret, (ctx) => {
+  router.post('/contacts/lookup', secretRead, (ctx) => {
     const { emails } = validate<{ emails: string[] }>('contacts-lookup', ctx.state.body);
     const found = findContactsByEmails(app.db, projectOf(ctx).id, emails);
     const known = new Set(found.map((c) => c.email.toLowerCase()));

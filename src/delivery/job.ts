@@ -8,7 +8,7 @@ import type { DeliverPayload } from '../emails/service.js';
 import { verpAddress } from '../inbound/classify/verp.js';
 import type { JobHandler, Reschedule } from '../jobs/runner.js';
 import type { Delivery, DeliveryResult } from '../mail/outbound/deliver.js';
-import { suppressionOf } from '../suppressions/store.js';
+import { suppressionWithholding } from '../suppressions/policy.js';
 import { retryDelayMs } from './schedule.js';
 import { findEmailById, markDeferred, markDelivered, messageOf, setEmailStatus, storeSigned, type Email } from '../emails/store.js';
 import type { SendThrottle } from './throttle.js';
@@ -77,7 +77,7 @@ export function deliveryJob(ctx: Ctx, opts: DeliveryJobOptions): JobHandler<Deli
     async run(job) {
       const email = job.projectId ? findEmailById(ctx.db, job.projectId, job.payload.emailId) : null;
       if (!email || FINAL.has(email.status)) return;
-      if (email.sourceType !== 'TRANSACTIONAL' && suppressionOf(ctx.db, email.projectId, email.to)) {
+      if (suppressionWithholding(ctx.db, email.projectId, email.to, email)) {
         setEmailStatus(ctx.db, email.id, 'suppressed', null, ctx.clock.now());
         return;
       }

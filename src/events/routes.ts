@@ -31,7 +31,7 @@ function timeBound(raw: unknown, name: string, open: number): number {
 function track(app: Ctx) {
   return async (ctx: ApiContext) => {
     const input = validate<TrackInput>('track', ctx.state.body);
-    const { contact, event } = await trackEvent(app, projectOf(ctx).id, input);
+    const { contact, event } = await trackEvent(app, projectOf(ctx).id, input, ctx.state.keyKind ?? 'public');
     ctx.body = { success: true, data: { contact: contact.id, event: event.id, timestamp: iso(event.createdAt) } };
   };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Ctx } from '../context.js';
+import { headerSectionRefusal } from './header-section.js';
 import { routeRecipient, type InboundRoute } from './route.js';
 import { insertInbound } from './store.js';
 import { tlsMaterial } from './tls.js';
@@ -82,6 +83,8 @@ export async function startInbound(app: Ctx): Promise<InboundListener> {
           const route = routes.get(session);
           if (!raw) return callback(smtpError(552, `5.3.4 Message exceeds the size limit of ${smtp.maxSize} bytes`));
           if (!route) return callback(smtpError(503, '5.5.1 No valid recipients'));
+          const refusal = headerSectionRefusal(raw);
+          if (refusal) return callback(smtpError(552, `5.3.4 ${refusal}`));
           const id = randomUUID();
           app.bus.tx(() => {
             insertInbound(app.db, {

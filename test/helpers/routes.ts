@@ -7,12 +7,14 @@ export interface RouteSpec {
   path: string;
   /** The key kind the route takes. */
   key: 'secret' | 'public';
+  /** Whether a disabled project may call it, when the method does not say: a read sent as POST, a GET that stores. */
+  access?: 'read' | 'write';
 }
 
 export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/contacts', key: 'secret' },
   { method: 'POST', path: '/contacts', key: 'secret' },
-  { method: 'POST', path: '/contacts/lookup', key: 'secret' },
+  { method: 'POST', path: '/contacts/lookup', key: 'secret', access: 'read' },
   { method: 'GET', path: '/contacts/fields', key: 'secret' },
   { method: 'GET', path: '/contacts/fields/:field/values', key: 'secret' },
   { method: 'GET', path: '/contacts/fields/:field/usage', key: 'secret' },
@@ -32,7 +34,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'DELETE', path: '/events/:eventName', key: 'secret' },
   { method: 'POST', path: '/domains', key: 'secret' },
   { method: 'GET', path: '/domains/project/:projectId', key: 'secret' },
-  { method: 'GET', path: '/domains/:domainId/verify', key: 'secret' },
+  { method: 'GET', path: '/domains/:domainId/verify', key: 'secret', access: 'write' },
   { method: 'DELETE', path: '/domains/:domainId', key: 'secret' },
   { method: 'GET', path: '/templates', key: 'secret' },
   { method: 'POST', path: '/templates', key: 'secret' },
