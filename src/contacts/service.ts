@@ -63,6 +63,7 @@ export function upsertContact(ctx: Ctx, projectId: string, input: ContactInput, 
         updatedAt: now,
       };
       insertContact(ctx.db, contact);
+      ctx.bus.contactChanged({ projectId, contactId: contact.id, change: 'created' });
       return { contact, isNew: true, oneOff: merged.oneOff };
     }
     const merged = mergeData(existing.data, input.data);
@@ -70,6 +71,7 @@ export function upsertContact(ctx: Ctx, projectId: string, input: ContactInput, 
     if (!merged.changed && !flips) return { contact: existing, isNew: false, oneOff: merged.oneOff };
     const contact: Contact = { ...existing, data: merged.data, subscribed: input.subscribed ?? existing.subscribed, updatedAt: now };
     updateContact(ctx.db, contact);
+    ctx.bus.contactChanged({ projectId, contactId: contact.id, change: 'updated' });
     if (flips) emitFlip(ctx, contact);
     return { contact, isNew: false, oneOff: merged.oneOff };
   });
@@ -103,6 +105,7 @@ export function patchContact(ctx: Ctx, projectId: string, id: string, patch: Con
       updatedAt: ctx.clock.now(),
     };
     updateContact(ctx.db, contact);
+    ctx.bus.contactChanged({ projectId, contactId: contact.id, change: 'updated' });
     if (contact.subscribed !== existing.subscribed) emitFlip(ctx, contact);
     return contact;
   });
@@ -114,11 +117,15 @@ export function setSubscribed(ctx: Ctx, contact: Contact, subscribed: boolean, r
   return ctx.bus.tx(() => {
     const updated: Contact = { ...contact, subscribed, updatedAt: ctx.clock.now() };
     updateContact(ctx.db, updated);
+    ctx.bus.contactChanged({ projectId: contact.projectId, contactId: contact.id, change: 'updated' });
     emitFlip(ctx, updated, reason);
     return updated;
   });
 }
 
 export function deleteContact(ctx: Ctx, projectId: string, id: string): void {
-  if (!deleteContactRow(ctx.db, projectId, id)) throw notFound('Contact');
+  ctx.bus.tx(() => {
+    if (!deleteContactRow(ctx.db, projectId, id)) throw notFound('Contact');
+    ctx.bus.contactChanged({ projectId, contactId: id, change: 'deleted' });
+  });
 }
