@@ -22,6 +22,9 @@ test.before(async () => {
   ids.domainId = domain.body.id;
   const template = await d.request('POST', '/templates', { name: 'a-only', subject: 's', body: 'b', from: 'x@a-only.test' }, { key: a.secretKey });
   ids.templateId = template.body.id ?? 'no-template';
+  const segment = await d.request('POST', '/segments', { name: 'a-only', type: 'STATIC' }, { key: a.secretKey });
+  ids.segmentId = segment.body.id;
+  await d.request('POST', `/segments/${ids.segmentId}/members`, { emails: ['owned-by-a@iso.test'] }, { key: a.secretKey });
 });
 test.after(async () => d.dispose());
 
@@ -30,7 +33,7 @@ const fill = (path: string) => path.replace(/:(\w+)/g, (_, name: string) => ids[
 test('every route answers garbage bodies with a 4xx envelope (or success), never a 500', async () => {
   const victim = d.createProject('garbage');
   const own = await d.request('POST', '/contacts', { email: 'garbage@iso.test' }, { key: victim.secretKey });
-  const local: Record<string, string> = { contactId: own.body.id, projectId: victim.id, field: 'x', eventName: 'x', domainId: 'x', templateId: 'x' };
+  const local: Record<string, string> = { contactId: own.body.id, projectId: victim.id, field: 'x', eventName: 'x', domainId: 'x', templateId: 'x', segmentId: 'x' };
   for (const route of ROUTES.filter((r) => r.method !== 'GET' && !r.path.includes('regenerate'))) {
     for (const raw of GARBAGE_BODIES) {
       const path = route.path.replace(/:(\w+)/g, (_, n: string) => local[n]!);

@@ -41,6 +41,16 @@ export const ROUTES: RouteSpec[] = [
   { method: 'DELETE', path: '/templates/:templateId', key: 'secret' },
   { method: 'POST', path: '/templates/:templateId/duplicate', key: 'secret' },
   { method: 'GET', path: '/templates/:templateId/usage', key: 'secret' },
+  { method: 'GET', path: '/segments', key: 'secret' },
+  { method: 'POST', path: '/segments', key: 'secret' },
+  { method: 'GET', path: '/segments/:segmentId', key: 'secret' },
+  { method: 'PATCH', path: '/segments/:segmentId', key: 'secret' },
+  { method: 'DELETE', path: '/segments/:segmentId', key: 'secret' },
+  { method: 'GET', path: '/segments/:segmentId/contacts', key: 'secret' },
+  { method: 'POST', path: '/segments/:segmentId/members', key: 'secret' },
+  { method: 'DELETE', path: '/segments/:segmentId/members', key: 'secret' },
+  { method: 'POST', path: '/segments/:segmentId/compute', key: 'secret' },
+  { method: 'POST', path: '/segments/:segmentId/refresh', key: 'secret' },
 ];
 
 /** Bodies no route should answer with a 500. */
