@@ -51,6 +51,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   for (const module of MODULES) {
     module.jobs?.(runner, ctx);
     module.usage?.(ctx.usage);
+    for (const reactor of module.reactors?.(ctx) ?? []) ctx.bus.react(reactor);
   }
   const delivery = createDelivery({
     dns: cachingDns(ctx.dns, clock),

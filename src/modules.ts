@@ -10,6 +10,10 @@ import { idempotencyJobs } from './http/idempotency.js';
 import { inboundJobs } from './inbound/process.js';
 import type { Module } from './module.js';
 import { projectRoutes } from './projects/routes.js';
+import { segmentJobs } from './segments/jobs.js';
+import { segmentReactors } from './segments/reactor.js';
+import { segmentRoutes } from './segments/routes.js';
+import { segmentUsage } from './segments/usage.js';
 import { sendRoutes } from './send/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { trackingRoutes } from './tracking/routes.js';
@@ -26,4 +30,5 @@ export const MODULES: Module[] = [
   { routes: campaignRoutes, jobs: campaignJobs },
   { jobs: inboundJobs },
   { jobs: idempotencyJobs },
+  { routes: segmentRoutes, jobs: segmentJobs, usage: segmentUsage, reactors: segmentReactors },
 ];

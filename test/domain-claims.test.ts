@@ -128,7 +128,8 @@ test('claims never proved expire after 7 days; verified domains, and those that 
   await env.advance(10 * 60_000);
   assert.ok((await listOf(squatter)).some((x) => x.id === stale.id), 'six days old: still there');
   await env.advance(DAY);
-  await eventually(async () => !(await listOf(squatter)).some((x) => x.id === stale.id), 8000, 'stale claim expired');
+  // the 5-minute job re-checks every domain first: generous on a loaded machine
+  await eventually(async () => !(await listOf(squatter)).some((x) => x.id === stale.id), 20_000, 'stale claim expired');
   assert.is((await verify(stale.id, squatter)).status, 404);
   const ownerDomains = (await listOf(owner)).map((x) => x.domain);
   assert.ok(ownerDomains.includes('kept.test') && ownerDomains.includes('lost.test'), ownerDomains.join());

@@ -26,6 +26,9 @@ test.before(async () => {
   ids.templateId = template.body.id;
   const campaign = await d.request('POST', '/campaigns', { name: 'a-only', subject: 's', body: 'b', from: 'x@a-only.test', audienceType: 'ALL' }, { key: a.secretKey });
   ids.campaignId = campaign.body.data.id;
+  const segment = await d.request('POST', '/segments', { name: 'a-only', type: 'STATIC' }, { key: a.secretKey });
+  ids.segmentId = segment.body.id;
+  await d.request('POST', `/segments/${ids.segmentId}/members`, { emails: ['owned-by-a@iso.test'] }, { key: a.secretKey });
 });
 test.after(async () => env.close());
 
@@ -36,7 +39,7 @@ test('every route answers garbage bodies with a 4xx envelope (or success), never
   const own = await d.request('POST', '/contacts', { email: 'garbage@iso.test' }, { key: victim.secretKey });
   await env.verifySender('garbage.test', victim);
   const campaign = await d.request('POST', '/campaigns', { name: 'g', subject: 's', body: 'b', from: 'x@garbage.test', audienceType: 'ALL' }, { key: victim.secretKey });
-  const local: Record<string, string> = { contactId: own.body.id, projectId: victim.id, field: 'x', eventName: 'x', domainId: 'x', templateId: 'x', campaignId: campaign.body.data.id };
+  const local: Record<string, string> = { contactId: own.body.id, projectId: victim.id, field: 'x', eventName: 'x', domainId: 'x', templateId: 'x', campaignId: campaign.body.data.id, segmentId: 'x' };
   for (const route of ROUTES.filter((r) => r.method !== 'GET' && !r.path.includes('regenerate'))) {
     for (const raw of GARBAGE_BODIES) {
       const path = route.path.replace(/:(\w+)/g, (_, n: string) => local[n]!);

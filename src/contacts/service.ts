@@ -56,6 +56,7 @@ function wantedSubscription(ctx: Ctx, existing: Contact, input: ContactInput): b
  */
 function saveContact(ctx: Ctx, before: Contact, after: Contact, reason?: UnsubscribeReason): void {
   updateContact(ctx.db, after);
+  ctx.bus.contactChanged({ projectId: after.projectId, contactId: after.id, change: 'updated' });
   if (after.subscribed === before.subscribed) return;
   if (after.subscribed) clearOptOut(ctx.db, after.projectId, after.id);
   else if (reason) recordOptOut(ctx.db, after.projectId, after.id, reason, after.updatedAt);
@@ -97,6 +98,7 @@ export function upsertContact(ctx: Ctx, projectId: string, input: ContactInput, 
         updatedAt: now,
       };
       insertContact(ctx.db, contact);
+      ctx.bus.contactChanged({ projectId, contactId: contact.id, change: 'created' });
       return { contact, isNew: true, oneOff: merged.oneOff };
     }
     const merged = mergeData(existing.data, input.data);
@@ -157,5 +159,8 @@ export function setSubscribed(ctx: Ctx, contact: Contact, subscribed: boolean, r
 }
 
 export function deleteContact(ctx: Ctx, projectId: string, id: string): void {
-  if (!deleteContactRow(ctx.db, projectId, id)) throw notFound('Contact');
+  ctx.bus.tx(() => {
+    if (!deleteContactRow(ctx.db, projectId, id)) throw notFound('Contact');
+    ctx.bus.contactChanged({ projectId, contactId: id, change: 'deleted' });
+  });
 }

@@ -18,6 +18,8 @@ export interface EnqueueOptions {
   maxAttempts?: number;
   /** A second enqueue with the same key is ignored: what makes re-running a producer safe. */
   uniqueKey?: string;
+  /** A second enqueue with the same key is ignored while the first waits and has not started: coalesces bursts. */
+  coalesceKey?: string;
 }
 
 interface JobRow {
@@ -63,9 +65,19 @@ export class JobQueue {
     const runAt = opts.runAt ?? now;
     const info = sql(
       this.db,
-      `INSERT INTO jobs (kind, project_id, payload, run_at, max_attempts, unique_key, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (unique_key) DO NOTHING`,
-    ).run(kind, opts.projectId ?? null, JSON.stringify(payload ?? {}), runAt, opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, opts.uniqueKey ?? null, now, now);
+      `INSERT INTO jobs (kind, project_id, payload, run_at, max_attempts, unique_key, coalesce_key, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    ).run(
+      kind,
+      opts.projectId ?? null,
+      JSON.stringify(payload ?? {}),
+      runAt,
+      opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      opts.uniqueKey ?? null,
+      opts.coalesceKey ?? null,
+      now,
+      now,
+    );
     if (info.changes === 0) return null;
     this.onEnqueue(kind, runAt);
     return Number(info.lastInsertRowid);

@@ -53,6 +53,16 @@ export const ROUTES: RouteSpec[] = [
   { method: 'POST', path: '/campaigns/:campaignId/cancel', key: 'secret' },
   { method: 'POST', path: '/campaigns/:campaignId/test', key: 'secret' },
   { method: 'GET', path: '/campaigns/:campaignId/stats', key: 'secret' },
+  { method: 'GET', path: '/segments', key: 'secret' },
+  { method: 'POST', path: '/segments', key: 'secret' },
+  { method: 'GET', path: '/segments/:segmentId', key: 'secret' },
+  { method: 'PATCH', path: '/segments/:segmentId', key: 'secret' },
+  { method: 'DELETE', path: '/segments/:segmentId', key: 'secret' },
+  { method: 'GET', path: '/segments/:segmentId/contacts', key: 'secret' },
+  { method: 'POST', path: '/segments/:segmentId/members', key: 'secret' },
+  { method: 'DELETE', path: '/segments/:segmentId/members', key: 'secret' },
+  { method: 'POST', path: '/segments/:segmentId/compute', key: 'secret' },
+  { method: 'POST', path: '/segments/:segmentId/refresh', key: 'secret' },
 ];
 
 /** Bodies no route should answer with a 500. */
