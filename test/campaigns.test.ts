@@ -252,4 +252,51 @@ campaigns('counters follow opens, clicks, bounces and complaints of each recipie
   });
 });
 
+campaigns('SEGMENT (static and dynamic) and FILTERED audiences; a segment a scheduled campaign uses cannot be deleted', async () => {
+  const { key } = await project();
+  await contacts(key, [
+    { email: 'pro1@readers.test', data: { plan: 'pro' } },
+    { email: 'pro2@readers.test', data: { plan: 'pro' } },
+    { email: 'free@readers.test', data: { plan: 'free' } },
+    { email: 'vip@readers.test', data: { plan: 'free' } },
+  ]);
+  const dynamic = await d.request('POST', '/segments', { name: 'Pros', condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] } }, key);
+  assert.is(dynamic.status, 201, JSON.stringify(dynamic.body));
+  const vips = await d.request('POST', '/segments', { name: 'VIPs', type: 'STATIC' }, key);
+  await d.request('POST', `/segments/${vips.body.id}/members`, { emails: ['vip@readers.test'] }, key);
+  const toPros = await create(key, { ...base, audienceType: 'SEGMENT', segmentId: dynamic.body.id });
+  const toVips = await create(key, { ...base, audienceType: 'SEGMENT', segmentId: vips.body.id });
+  const filtered = await create(key, {
+    ...base,
+    audienceType: 'FILTERED',
+    audienceCondition: { logic: 'OR', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'free' }] }, { filters: [{ field: 'email', operator: 'contains', value: 'PRO1' }] }] },
+  });
+  assert.is((await d.request('POST', `/campaigns/${toPros.id}/send`, {}, key)).body.data.totalRecipients, 2);
+  assert.is((await d.request('POST', `/campaigns/${toVips.id}/send`, {}, key)).body.data.totalRecipients, 1);
+  assert.is((await d.request('POST', `/campaigns/${filtered.id}/send`, {}, key)).body.data.totalRecipients, 3);
+  for (const id of [toPros.id, toVips.id, filtered.id]) await until(key, id, (x) => x.status === 'SENT', 'SENT');
+  const rcpts = (id: string) => env.sink.messages.filter((m) => m.raw.toString('latin1').includes(id)).flatMap((m) => m.rcptTo).sort();
+  assert.equal(rcpts(toPros.id), ['pro1@readers.test', 'pro2@readers.test']);
+  assert.equal(rcpts(toVips.id), ['vip@readers.test']);
+  assert.equal(rcpts(filtered.id), ['free@readers.test', 'pro1@readers.test', 'vip@readers.test']);
+  // audience errors
+  assert.is((await d.request('POST', '/campaigns', { ...base, audienceType: 'SEGMENT', segmentId: '00000000-0000-4000-8000-000000000000' }, key)).status, 400);
+  const badFilter = await d.request('POST', '/campaigns', { ...base, audienceType: 'FILTERED', audienceCondition: { logic: 'XOR', groups: [] } }, key);
+  assert.is(badFilter.status, 422);
+  assert.ok(badFilter.body.error.errors.every((e: { field: string }) => e.field.startsWith('audienceCondition')));
+  // a segment that a scheduled campaign sends to is held
+  const later = await create(key, { ...base, audienceType: 'SEGMENT', segmentId: vips.body.id });
+  await d.request('POST', `/campaigns/${later.id}/send`, { scheduledFor: '2999-01-01T00:00:00Z' }, key);
+  assert.is((await d.request('DELETE', `/segments/${vips.body.id}`, undefined, key)).status, 409);
+  await d.request('POST', `/campaigns/${later.id}/cancel`, {}, key);
+  assert.is((await d.request('DELETE', `/segments/${vips.body.id}`, undefined, key)).status, 204);
+  // a field a draft campaign filters on is in use
+  const usage = await d.request('GET', '/contacts/fields/plan/usage', undefined, key);
+  assert.ok(usage.body.campaigns.some((c: { id: string }) => c.id === filtered.id) === false, 'a SENT campaign no longer holds it');
+  const draft = await create(key, { ...base, audienceType: 'FILTERED', audienceCondition: { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'exists' }] }] } });
+  const held = await d.request('GET', '/contacts/fields/plan/usage', undefined, key);
+  assert.ok(held.body.campaigns.some((c: { id: string }) => c.id === draft.id));
+  assert.is((await d.request('DELETE', '/contacts/fields/plan', undefined, key)).status, 409);
+});
+
 campaigns.run();

@@ -1,36 +1,50 @@
-// Who a campaign goes to: its audience as one SQL condition over the project's contacts, counted
-// and walked in keyset batches by (createdAt, id).
-import { CONTACT_COLUMNS, toContact, type Contact, type ContactRow } from '../contacts/store.js';
+// Who a campaign goes to, as one FilterCondition for the filter engine: counted when the send is
+// accepted, walked by contact id in batches by the fan-out.
+import type { Contact } from '../contacts/store.js';
 import type { Ctx } from '../context.js';
-import { sql } from '../store/db.js';
-import type { Campaign, WalkPosition } from './store.js';
+import { badRequest } from '../errors.js';
+import { contactFilter, countFiltered, storedFilter, walkFiltered, type ContactFilter } from '../filters/engine.js';
+import type { FilterCondition } from '../filters/types.js';
+import { findSegment } from '../segments/store.js';
+import type { AudienceType } from './store.js';
 
-interface Condition {
-  where: string;
-  params: unknown[];
+export interface Audience {
+  projectId: string;
+  audienceType: AudienceType;
+  segmentId: string | null;
+  audienceCondition: unknown;
+  /** TRANSACTIONAL campaigns reach unsubscribed contacts too. */
+  type: string;
 }
 
-/** The audience of the campaign; only subscribed contacts unless the content is TRANSACTIONAL. */
-function audienceCondition(_ctx: Ctx, campaign: Campaign): Condition {
-  const parts: Condition[] = [{ where: 'project_id = ?', params: [campaign.projectId] }];
-  if (campaign.type !== 'TRANSACTIONAL') parts.push({ where: 'subscribed = 1', params: [] });
-  return { where: parts.map((p) => `(${p.where})`).join(' AND '), params: parts.flatMap((p) => p.params) };
+const SUBSCRIBED = { field: 'subscribed', operator: 'equals', value: true } as const;
+const EVERYONE = { field: 'email', operator: 'exists' } as const;
+
+/** The audience's own condition: everyone, the segment's members, or the caller's filter tree. */
+function chosen(a: Audience): FilterCondition | null {
+  if (a.audienceType === 'SEGMENT') return { logic: 'AND', groups: [{ filters: [{ field: 'segment', operator: 'memberOfSegment', value: a.segmentId }] }] } as FilterCondition;
+  if (a.audienceType === 'FILTERED') return a.audienceCondition as FilterCondition;
+  return null;
 }
 
-export function countAudience(ctx: Ctx, campaign: Campaign): number {
-  const { where, params } = audienceCondition(ctx, campaign);
-  return (sql(ctx.db, `SELECT COUNT(*) AS n FROM contacts WHERE ${where}`).get(...params) as { n: number }).n;
+/** The whole condition: the chosen audience, and only subscribed contacts unless the content is TRANSACTIONAL. */
+function conditionOf(a: Audience): FilterCondition {
+  const own = chosen(a);
+  const filters = a.type === 'TRANSACTIONAL' ? [EVERYONE] : [SUBSCRIBED];
+  return { logic: 'AND', groups: [{ filters, ...(own ? { conditions: own } : {}) }] } as FilterCondition;
 }
 
-/** The next audience members after `after`, in walk order. */
-export function audienceBatch(ctx: Ctx, campaign: Campaign, after: WalkPosition | null, limit: number): Contact[] {
-  const { where, params } = audienceCondition(ctx, campaign);
-  const from = after ?? { createdAt: -Infinity, id: '' };
-  const rows = sql(ctx.db, `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE ${where} AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?`).all(
-    ...params,
-    from.createdAt,
-    from.id,
-    limit,
-  ) as ContactRow[];
-  return rows.map(toContact);
+/** Checks an audience given to the API: the segment exists in the project, the filter tree is one the engine accepts (422). */
+export function checkAudience(ctx: Ctx, a: Audience): void {
+  if (a.audienceType === 'SEGMENT' && !findSegment(ctx.db, a.projectId, a.segmentId!)) {
+    throw badRequest(`No segment ${a.segmentId} in this project`, 'Pass the id of one of your segments (GET /segments)');
+  }
+  if (a.audienceType === 'FILTERED') contactFilter(ctx, a.projectId, a.audienceCondition, 'audienceCondition');
 }
+
+const filterOf = (ctx: Ctx, a: Audience): ContactFilter => storedFilter(ctx, a.projectId, conditionOf(a));
+
+export const countAudience = (ctx: Ctx, a: Audience): number => countFiltered(ctx, filterOf(ctx, a));
+
+/** The next audience members after the contact id `after`, in id order. */
+export const audienceBatch = (ctx: Ctx, a: Audience, after: string | null, limit: number): Contact[] => walkFiltered(ctx, filterOf(ctx, a)).next(after, limit);

@@ -44,8 +44,7 @@ async function fanOutBatch(ctx: Ctx, campaign: Campaign): Promise<boolean> {
       if (addRecipient(ctx.db, campaign.id, contact.id, emailId)) storeMessage(ctx, content, { contactId: contact.id, email: contact.email }, emailId, composed[i]!);
     });
     const skipped = batch.filter((c) => suppressed.has(c.email.toLowerCase()) && addRecipient(ctx.db, campaign.id, c.id, null)).length;
-    const last = batch[batch.length - 1]!;
-    advanceWalk(ctx.db, campaign.id, { createdAt: last.createdAt, id: last.id }, skipped);
+    advanceWalk(ctx.db, campaign.id, batch[batch.length - 1]!.id, skipped);
   });
   return true;
 }

@@ -9,7 +9,7 @@ import { badRequest, conflict, foundOr404 } from '../errors.js';
 import { composeMessages, storeMessage } from '../messages/pipeline.js';
 import { refuseSuppressed } from '../suppressions/policy.js';
 import type { TemplateType } from '../templates/store.js';
-import { countAudience } from './audience.js';
+import { checkAudience, countAudience } from './audience.js';
 import { campaignContent } from './content.js';
 import { FANOUT_JOB, type FanoutPayload } from './fanout.js';
 import {
@@ -59,7 +59,7 @@ function audienceOf(input: CampaignInput): Pick<Campaign, 'audienceType' | 'segm
 /** A campaign with the content of `input`: the parts every write shares. */
 function withInput(ctx: Ctx, projectId: string, base: Omit<Campaign, keyof CampaignInput | 'audienceCondition'>, input: CampaignInput): Campaign {
   assertSender(ctx, projectId, input.from);
-  return {
+  const campaign: Campaign = {
     ...base,
     name: input.name,
     description: input.description ?? null,
@@ -71,6 +71,8 @@ function withInput(ctx: Ctx, projectId: string, base: Omit<Campaign, keyof Campa
     type: input.type ?? 'MARKETING',
     ...audienceOf(input),
   };
+  checkAudience(ctx, campaign);
+  return campaign;
 }
 
 const blankCampaign = (projectId: string, now: number): Omit<Campaign, keyof CampaignInput | 'audienceCondition'> => ({
@@ -116,11 +118,13 @@ export function replaceCampaign(ctx: Ctx, projectId: string, id: string, input: 
   });
 }
 
-/** Refused while sending or while workflow executions reference the campaign. */
+/** Refused while sending or while workflow executions started by its emails are active. */
 export function deleteCampaign(ctx: Ctx, projectId: string, id: string): void {
   ctx.bus.tx(() => {
     const campaign = getCampaign(ctx, projectId, id);
     if (campaign.status === 'SENDING') throw conflict('The campaign is sending', { suggestion: 'Cancel it first' });
+    const { activeExecutions } = ctx.usage.campaigns.collect(ctx, projectId, id);
+    if (activeExecutions > 0) throw conflict(`${activeExecutions} workflow execution${activeExecutions === 1 ? '' : 's'} started by this campaign are active`, { activeExecutions });
     deleteCampaignRow(ctx.db, projectId, id);
   });
 }

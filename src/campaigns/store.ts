@@ -8,12 +8,6 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 export const AUDIENCE_TYPES = ['ALL', 'SEGMENT', 'FILTERED'] as const;
 export type AudienceType = (typeof AUDIENCE_TYPES)[number];
 
-/** Where the fan-out walk stands: contacts are walked by (createdAt, id). */
-export interface WalkPosition {
-  createdAt: number;
-  id: string;
-}
-
 export interface CampaignCounters {
   totalRecipients: number;
   sentCount: number;
@@ -35,7 +29,8 @@ export interface Campaign extends CampaignCounters, EmailContentFields {
   scheduledFor: number | null;
   sentAt: number | null;
   sendRound: number;
-  walkedTo: WalkPosition | null;
+  /** The fan-out walk's position: the last contact id it passed (contacts are walked in id order). */
+  walkedTo: string | null;
   walked: boolean;
   pending: number;
   createdAt: number;
@@ -60,8 +55,7 @@ interface CampaignRow {
   scheduled_for: number | null;
   sent_at: number | null;
   send_round: number;
-  walk_created_at: number | null;
-  walk_id: string | null;
+  walk_after: string | null;
   walked: number;
   pending: number;
   total_recipients: number;
@@ -94,7 +88,7 @@ const toCampaign = (r: CampaignRow): Campaign => ({
   scheduledFor: r.scheduled_for,
   sentAt: r.sent_at,
   sendRound: r.send_round,
-  walkedTo: r.walk_id !== null && r.walk_created_at !== null ? { createdAt: r.walk_created_at, id: r.walk_id } : null,
+  walkedTo: r.walk_after,
   walked: r.walked === 1,
   pending: r.pending,
   totalRecipients: r.total_recipients,
@@ -168,7 +162,7 @@ export function startRound(db: Db, c: Pick<Campaign, 'projectId' | 'id'>, fields
   const row = sql(
     db,
     `UPDATE campaigns SET status = ?, scheduled_for = ?, total_recipients = ?, send_round = send_round + 1,
-       walk_created_at = NULL, walk_id = NULL, walked = 0, updated_at = ?
+       walk_after = NULL, walked = 0, updated_at = ?
      WHERE project_id = ? AND id = ? RETURNING send_round`,
   ).get(fields.status, fields.scheduledFor, fields.total, fields.now, c.projectId, c.id) as { send_round: number };
   return row.send_round;
@@ -187,8 +181,8 @@ export function addRecipient(db: Db, campaignId: string, contactId: string, emai
   return sql(db, 'INSERT INTO campaign_recipients (campaign_id, contact_id, email_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(campaignId, contactId, emailId).changes === 1;
 }
 
-export function advanceWalk(db: Db, campaignId: string, to: WalkPosition, suppressed: number): void {
-  sql(db, 'UPDATE campaigns SET walk_created_at = ?, walk_id = ?, suppressed_count = suppressed_count + ? WHERE id = ?').run(to.createdAt, to.id, suppressed, campaignId);
+export function advanceWalk(db: Db, campaignId: string, afterContactId: string, suppressed: number): void {
+  sql(db, 'UPDATE campaigns SET walk_after = ?, suppressed_count = suppressed_count + ? WHERE id = ?').run(afterContactId, suppressed, campaignId);
 }
 
 /** The audience is walked: `totalRecipients` becomes what was sent, and with nothing pending the campaign is SENT. */
@@ -240,10 +234,12 @@ export function listCampaigns(db: Db, projectId: string, q: CampaignListQuery): 
   return { data: rows.map(toCampaign), total };
 }
 
-/** Campaigns of the project whose audience is this segment, for segment usage (active ones block a delete). */
-export function campaignsOfSegment(db: Db, projectId: string, segmentId: string, statuses: readonly CampaignStatus[]): { id: string; name: string }[] {
-  return sql(
-    db,
-    `SELECT id, name FROM campaigns WHERE project_id = ? AND segment_id = ? AND status IN (SELECT value FROM json_each(?)) ORDER BY created_at`,
-  ).all(projectId, segmentId, JSON.stringify(statuses)) as { id: string; name: string }[];
+/** The project's campaigns in these states (usage reports read their audiences). */
+export function campaignsIn(db: Db, projectId: string, statuses: readonly CampaignStatus[]): Campaign[] {
+  return (
+    sql(db, 'SELECT * FROM campaigns WHERE project_id = ? AND status IN (SELECT value FROM json_each(?)) ORDER BY created_at').all(
+      projectId,
+      JSON.stringify(statuses),
+    ) as CampaignRow[]
+  ).map(toCampaign);
 }

@@ -64,6 +64,7 @@ function settle(ctx: Ctx, email: Email, message: Outgoing, result: DeliveryResul
   // Retries send the very bytes signed now (same signature time and body hash).
   if (message.freshlySigned) storeSigned(ctx.db, email.id, message.raw);
   const deferrals = markDeferred(ctx.db, email.id, result.response, now);
+  if (deferrals === null) return;
   return { retryAt: now + retryDelayMs(deferrals), reason: result.response };
 }
 

@@ -18,8 +18,7 @@ CREATE TABLE campaigns (
   scheduled_for       INTEGER,
   sent_at             INTEGER,
   send_round          INTEGER NOT NULL DEFAULT 0, -- every send or schedule starts a round: fan-out jobs of older rounds do nothing
-  walk_created_at     INTEGER,                    -- keyset position of the fan-out walk (contacts by created_at, id)
-  walk_id             TEXT,
+  walk_after          TEXT,                       -- the fan-out walk's position: the last contact id it passed
   walked              INTEGER NOT NULL DEFAULT 0, -- the whole audience has been walked
   pending             INTEGER NOT NULL DEFAULT 0, -- emails queued and not yet in a final state
   total_recipients    INTEGER NOT NULL DEFAULT 0,
