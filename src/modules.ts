@@ -1,6 +1,7 @@
 // The composition root's list: every resource's routes, jobs and usage reports, in one place.
 import { campaignJobs } from './campaigns/jobs.js';
 import { campaignRoutes } from './campaigns/routes.js';
+import { campaignUsage } from './campaigns/usage.js';
 import { contactRoutes } from './contacts/routes.js';
 import { domainJobs } from './domains/jobs.js';
 import { domainRoutes } from './domains/routes.js';
@@ -17,6 +18,10 @@ import { segmentUsage } from './segments/usage.js';
 import { sendRoutes } from './send/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { trackingRoutes } from './tracking/routes.js';
+import { workflowJobs } from './workflows/jobs.js';
+import { workflowRoutes } from './workflows/routes.js';
+import { workflowTriggers } from './workflows/triggers.js';
+import { workflowUsage } from './workflows/usage.js';
 
 export const MODULES: Module[] = [
   { routes: contactRoutes },
@@ -27,8 +32,9 @@ export const MODULES: Module[] = [
   { routes: trackRoutes },
   { routes: eventRoutes },
   { routes: trackingRoutes },
-  { routes: campaignRoutes, jobs: campaignJobs },
+  { routes: campaignRoutes, jobs: campaignJobs, usage: campaignUsage },
   { jobs: inboundJobs },
   { jobs: idempotencyJobs },
   { routes: segmentRoutes, jobs: segmentJobs, usage: segmentUsage, reactors: segmentReactors },
+  { routes: workflowRoutes, jobs: workflowJobs, usage: workflowUsage, reactors: (ctx) => [workflowTriggers(ctx).reactor] },
 ];

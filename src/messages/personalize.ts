@@ -18,6 +18,8 @@ export interface Recipient {
   name: string | null;
   /** Variables beyond the contact's (a workflow execution's context). */
   extra?: Scope;
+  /** Another address than the contact's (a workflow's CUSTOM recipient): the variables stay the contact's. */
+  to?: string;
 }
 
 /** What makes a message this recipient's: plain data, so it can cross to a compose thread. */
@@ -46,7 +48,7 @@ export function personalizationFor(
   const links = contactLinks(signer, { projectId: contact.projectId, contactId: contact.id, emailId }, content.senderDomain);
   return {
     emailId,
-    to: { email: contact.email, name: recipient.name },
+    to: { email: recipient.to ?? contact.email, name: recipient.name },
     scope: contactScope(contact, recipient.oneOff, links, recipient.extra),
     unsubscribe: content.listUnsubscribe ? { url: links.unsubscribeUrl, mailto: links.unsubscribeMailto } : null,
   };

@@ -12,7 +12,11 @@ export interface Usages {
   templates: UsageRegistry<TemplateUsage>;
   /** Keyed by segment id: a segment in use cannot be deleted. */
   segments: UsageRegistry<SegmentUsage>;
+  /** What holds a campaign: active workflow executions that one of its emails started. */
+  campaigns: UsageRegistry<CampaignUsage>;
 }
+
+export type CampaignUsage = { activeExecutions: number };
 
 export function createUsages(): Usages {
   return {
@@ -20,5 +24,6 @@ export function createUsages(): Usages {
     events: createUsageRegistry<EventNameUsage>(() => ({ segments: [], workflows: [], campaigns: [] })),
     templates: createUsageRegistry<TemplateUsage>(() => ({ campaigns: [], workflowSteps: [], emailsSent: 0 })),
     segments: createUsageRegistry<SegmentUsage>(() => ({ campaigns: [], segments: [], workflows: [] })),
+    campaigns: createUsageRegistry<CampaignUsage>(() => ({ activeExecutions: 0 })),
   };
 }
