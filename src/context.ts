@@ -5,6 +5,7 @@ import type { Dns } from './dns/resolver.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Logger } from './log.js';
 import type { MailThreads } from './mail/threads/pool.js';
+import type { Metrics } from './metrics/metrics.js';
 import type { Db } from './store/db.js';
 import type { Usages } from './usage/usages.js';
 
@@ -22,4 +23,6 @@ export interface Ctx {
   mailThreads: MailThreads;
   /** Where fields, event names and templates are referenced (filled by the modules). */
   usage: Usages;
+  /** Counters for GET /metrics (requests, deliveries, inbound mail). */
+  metrics: Metrics;
 }

@@ -1,6 +1,7 @@
 import compose from 'koa-compose';
 import type { Middleware } from 'koa';
 import type { Ctx } from '../context.js';
+import { markGuard } from '../openapi/describe.js';
 import type { KeyKind } from '../projects/keys.js';
 import { requireKey } from './auth.js';
 import { idempotency } from './idempotency.js';
@@ -23,7 +24,7 @@ export function createGuards(ctx: Ctx): Guards {
     key: (kind, opts = {}) => {
       const chain = [keys[kind], limit, body(opts.bodyLimit ?? MB)];
       if (opts.idempotent) chain.push(idem);
-      return compose(chain);
+      return markGuard(compose(chain), { kind, idempotent: !!opts.idempotent });
     },
   };
 }

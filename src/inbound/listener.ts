@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Ctx } from '../context.js';
+import { listenSmtp } from '../net/listen.js';
 import { routeRecipient, type InboundRoute } from './route.js';
 import { insertInbound } from './store.js';
 import { tlsMaterial } from './tls.js';
@@ -106,16 +107,7 @@ export async function startInbound(app: Ctx): Promise<InboundListener> {
       );
     },
   });
-  server.on('error', (err) => app.log.warn('smtp listener error', { error: err.message }));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(smtp.port, smtp.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const bound = server.server.address();
-  const port = typeof bound === 'object' && bound ? bound.port : smtp.port;
+  const { port } = await listenSmtp(server, smtp.port, smtp.host, 'smtp', (err) => app.log.warn('smtp listener error', { error: err.message }));
   return {
     address: `${smtp.host}:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -28,6 +28,7 @@ function inboundJob(ctx: Ctx): JobHandler<{ id: string }> {
       const msg = findInbound(ctx.db, job.payload.id);
       if (!msg || msg.processedAt !== null) return;
       const found = await classifyMessage(msg.raw, { mailFrom: msg.mailFrom, rcptTo: msg.rcptTo });
+      ctx.metrics.inbound(found.kind);
       const now = () => ctx.clock.now();
       if (found.kind === 'bounce' || found.kind === 'complaint') {
         const email = reportedEmail(ctx, msg.projectId, found.emailId, found.originalMessageId);

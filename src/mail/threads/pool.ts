@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { DkimSigning } from '../../domains/signing.js';
+import { startWorker } from '../../runtime/assets.js';
 import type { ComposeInput } from '../compose.js';
 import type { StoredComposition } from '../compose/stored.js';
 import type { Reply, Request } from './worker.js';
@@ -27,7 +28,7 @@ export function createMailThreads(threads = Math.min(Math.max(availableParalleli
   let nextId = 0;
   let workers: Worker[] = [];
   const spawn = () => {
-    const worker = new Worker(new URL('./worker.js', import.meta.url));
+    const worker = startWorker('mail');
     worker.on('message', (reply: Reply) => {
       const waiting = pending.get(reply.id);
       pending.delete(reply.id);
