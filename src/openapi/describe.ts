@@ -15,8 +15,8 @@ export interface RouteDoc {
   auth?: 'none' | 'admin' | 'admin-or-secret';
   /** The request schema (schema/<name>.json, the one the route validates with) of its JSON body. */
   body?: string;
-  /** Query parameters: name -> what it does. */
-  query?: Record<string, string>;
+  /** Names of its query parameters (the README says what each does). */
+  query?: string[];
   /** Success answers by status; without it, any 2xx with a JSON body. */
   answers?: Record<number, AnswerDoc>;
 }

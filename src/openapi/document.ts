@@ -91,7 +91,7 @@ function operation(route: MountedRoute): Json {
   const tag = route.path.split('/').filter((s) => s && s !== 'v1' && !s.startsWith(':'))[0] ?? 'system';
   const parameters: Json[] = [
     ...route.params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
-    ...Object.entries(doc.query ?? {}).map(([name, description]) => ({ name, in: 'query', required: false, description, schema: { type: 'string' } })),
+    ...(doc.query ?? []).map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
   ];
   if (route.guard?.idempotent) {
     parameters.push({

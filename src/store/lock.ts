@@ -23,6 +23,7 @@ export function lockDataDir(dataDir: string, advice: string): DataDirLock {
   const file = join(dataDir, 'postmill.lock');
   const db = new Database(file, { ...sqliteOptions(dataDir), timeout: 0 });
   try {
+    db.pragma('journal_mode = MEMORY'); // nothing is ever written: no journal file beside the lock
     db.exec('BEGIN EXCLUSIVE');
   } catch (err) {
     db.close();

@@ -4,6 +4,7 @@ import type { Ctx } from '../context.js';
 import type { Contact } from '../contacts/store.js';
 import { rateLimit } from '../http/rate-limit.js';
 import type { ApiContext, ApiState } from '../http/state.js';
+import { describe, type AnswerDoc } from '../openapi/describe.js';
 import { confirmSubscribePage, confirmUnsubscribePage, invalidLinkPage, managePage, subscribedPage, unsubscribedPage } from './pages.js';
 import { changeSubscription, contactOfToken, recordClick, recordOpen } from './service.js';
 import { signToken, type ContactTokenKind } from './tokens.js';
@@ -33,6 +34,8 @@ async function formOf(ctx: ApiContext): Promise<URLSearchParams> {
   return new URLSearchParams(text.slice(0, FORM_LIMIT));
 }
 
+const PAGE: AnswerDoc = { type: 'text/html' };
+
 /** Routes that mail links point to: no key, rate-limited per client, revealing nothing about other contacts. */
 export function trackingRoutes(app: Ctx): Router<ApiState> {
   const router = new Router<ApiState>();
@@ -49,14 +52,14 @@ export function trackingRoutes(app: Ctx): Router<ApiState> {
       await handle(ctx, contact);
     };
 
-  router.get('/t/o/:token', limit, (ctx) => {
+  router.get('/t/o/:token', describe({ summary: 'Open pixel: records an open', answers: { 200: { type: 'image/gif' } } }), limit, (ctx) => {
     recordOpen(app, ctx.params.token!);
     ctx.type = 'image/gif';
     ctx.set('Cache-Control', 'no-store, no-cache, must-revalidate, private');
     ctx.body = PIXEL;
   });
 
-  router.get('/t/c/:token', limit, (ctx) => {
+  router.get('/t/c/:token', describe({ summary: 'Click: records it, redirects to the signed URL', answers: { 302: null, 404: PAGE } }), limit, (ctx) => {
     const target = recordClick(app, ctx.params.token!);
     // Only http(s) URLs are ever signed; checking again keeps a future signing bug from becoming an open redirect.
     if (!target || !/^https?:\/\//i.test(target)) return html(ctx, invalidLinkPage(), 404);
@@ -77,9 +80,11 @@ export function trackingRoutes(app: Ctx): Router<ApiState> {
     confirmPage: (email: string, action: string) => string,
     donePage: (c: Contact) => string,
   ) => {
-    router.get(`/${path}/:token`, limit, withContact([kind], (ctx, c) => html(ctx, confirmPage(c.email, ctx.path))));
+    const doc = (summary: string) => describe({ summary: `${subscribed ? 'Subscribe' : 'Unsubscribe'} link: ${summary}`, answers: { 200: PAGE, 404: PAGE } });
+    router.get(`/${path}/:token`, doc('confirmation page'), limit, withContact([kind], (ctx, c) => html(ctx, confirmPage(c.email, ctx.path))));
     router.post(
       `/${path}/:token`,
+      doc(subscribed ? 'subscribes' : 'unsubscribes (also RFC 8058 one-click)'),
       limit,
       withContact([kind], async (ctx, c) => {
         await formOf(ctx);
@@ -91,9 +96,15 @@ export function trackingRoutes(app: Ctx): Router<ApiState> {
   subscriptionLink('u', 'unsubscribe', false, confirmUnsubscribePage, (c) => unsubscribedPage(c.email, url(`/s/${tokenFor('subscribe', c)}`)));
   subscriptionLink('s', 'subscribe', true, confirmSubscribePage, (c) => subscribedPage(c.email));
 
-  router.get('/m/:token', limit, withContact(['manage'], (ctx, c) => html(ctx, managePage(c.email, c.subscribed, ctx.path, false))));
+  router.get(
+    '/m/:token',
+    describe({ summary: 'Manage page', answers: { 200: PAGE, 404: PAGE } }),
+    limit,
+    withContact(['manage'], (ctx, c) => html(ctx, managePage(c.email, c.subscribed, ctx.path, false))),
+  );
   router.post(
     '/m/:token',
+    describe({ summary: 'Manage page: change the subscription', answers: { 200: PAGE, 404: PAGE } }),
     limit,
     withContact(['manage'], async (ctx, c) => {
       const wanted = (await formOf(ctx)).get('subscribed');
