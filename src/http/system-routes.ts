@@ -34,7 +34,7 @@ export function systemRoutes(app: Ctx, routers: () => Router<ApiState>[]): Route
       if (!app.config.adminToken) throw new ApiError(404, 'NOT_FOUND', 'GET /metrics is off: set adminToken to turn it on');
       if (!isAdminRequest(app.config.adminToken, ctx.get('Authorization'))) throw invalidKey('GET /metrics needs the admin token');
       ctx.type = app.metrics.registry.contentType;
-      ctx.body = await app.metrics.registry.metrics();
+      ctx.body = await app.metrics.scrape();
     },
   );
 

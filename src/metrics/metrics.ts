@@ -8,6 +8,10 @@ export const TOP_DOMAINS = 20;
 /** What the daemon counts as it goes; scrape-time gauges are added by observeDaemon. */
 export interface Metrics {
   readonly registry: Registry;
+  /** Runs `read` at the start of every scrape (one read of the store serves several gauges). */
+  beforeScrape(read: () => void): void;
+  /** The Prometheus text of every metric. */
+  scrape(): Promise<string>;
   /** One HTTP request, by its route template (not the raw path: bounded labels). */
   request(method: string, route: string, status: number, seconds: number): void;
   /** One delivery attempt's outcome (delivered, bounced, deferred) to `recipient`. */
@@ -43,8 +47,14 @@ export function createMetrics(): Metrics {
     },
   });
   const inbound = new Counter({ name: 'postmill_inbound_messages_total', help: 'Inbound messages by class', labelNames: ['class'], registers });
+  const reads: (() => void)[] = [];
   return {
     registry,
+    beforeScrape: (read) => void reads.push(read),
+    scrape: () => {
+      for (const read of reads) read();
+      return registry.metrics();
+    },
     request(method, route, status, seconds) {
       requests.inc({ method, route, status: String(status) });
       latency.observe({ method, route }, seconds);

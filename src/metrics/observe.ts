@@ -20,15 +20,12 @@ export function observeDaemon(ctx: Ctx): void {
   const registers = [ctx.metrics.registry];
   collectDefaultMetrics({ register: ctx.metrics.registry });
   const ageSeconds = (dueAt: number | null, now: number) => (dueAt === null ? 0 : Math.max(0, (now - dueAt) / 1000));
-  // One read of the jobs table serves the three job gauges of a scrape.
-  let groups: { at: number; readAt: number; rows: JobGroup[] } | null = null;
-  const jobs = () => {
-    if (!groups || performance.now() - groups.readAt > 500) {
-      const now = ctx.clock.now();
-      groups = { at: now, readAt: performance.now(), rows: jobGroups(ctx.db, now) };
-    }
-    return groups;
-  };
+  // One read of the jobs table per scrape serves the three job gauges.
+  let jobs = { at: 0, rows: [] as JobGroup[] };
+  ctx.metrics.beforeScrape(() => {
+    const now = ctx.clock.now();
+    jobs = { at: now, rows: jobGroups(ctx.db, now) };
+  });
   new Gauge({
     name: 'postmill_jobs',
     help: 'Jobs by kind, lane and status (queued, running, failed)',
@@ -36,7 +33,7 @@ export function observeDaemon(ctx: Ctx): void {
     registers,
     collect() {
       this.reset();
-      for (const g of jobs().rows) this.set({ kind: g.kind, lane: g.lane ?? 'none', status: g.status }, g.count);
+      for (const g of jobs.rows) this.set({ kind: g.kind, lane: g.lane ?? 'none', status: g.status }, g.count);
     },
   });
   new Gauge({
@@ -46,7 +43,7 @@ export function observeDaemon(ctx: Ctx): void {
     registers,
     collect() {
       this.reset();
-      const { at, rows } = jobs();
+      const { at, rows } = jobs;
       for (const g of rows) if (g.status === 'queued') this.set({ kind: g.kind, lane: g.lane ?? 'none' }, ageSeconds(g.oldestDueAt, at));
     },
   });
@@ -55,7 +52,7 @@ export function observeDaemon(ctx: Ctx): void {
     help: `How long the oldest due job of the event reactors (kinds ${REACTOR_PREFIX}*) has waited`,
     registers,
     collect() {
-      const { at, rows } = jobs();
+      const { at, rows } = jobs;
       const due = rows.filter((g) => g.kind.startsWith(REACTOR_PREFIX) && g.oldestDueAt !== null).map((g) => g.oldestDueAt!);
       this.set(due.length > 0 ? ageSeconds(Math.min(...due), at) : 0);
     },
