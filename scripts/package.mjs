@@ -50,7 +50,10 @@ const bundle = (entryPoints, outdir) =>
 
 try {
   await bundle({ main: join(root, 'src', 'main.ts') }, work);
-  await bundle({ mail: join(root, 'src', 'mail', 'threads', 'worker.ts'), checkpoint: join(root, 'src', 'store', 'checkpoint-worker.ts') }, join(work, 'workers'));
+  await bundle(
+    { mail: join(root, 'src', 'mail', 'threads', 'worker.ts'), checkpoint: join(root, 'src', 'store', 'checkpoint-worker.ts') },
+    join(work, 'workers'),
+  );
 
   const assets = {};
   const folders = {};

@@ -62,7 +62,10 @@ test('requests by route and status, with latency histograms', async () => {
   await env.daemon.request('GET', '/contacts/00000000-0000-4000-8000-000000000000');
   const text = await scrape();
   assert.is(sample(text, 'postmill_http_requests_total', { method: 'POST', route: '/contacts', status: '201' }), 1);
-  assert.ok(sample(text, 'postmill_http_requests_total', { method: 'GET', route: '/contacts/:id', status: '200' })! >= 1, 'by route template, not the raw path');
+  assert.ok(
+    sample(text, 'postmill_http_requests_total', { method: 'GET', route: '/contacts/:id', status: '200' })! >= 1,
+    'by route template, not the raw path',
+  );
   assert.ok(sample(text, 'postmill_http_requests_total', { method: 'GET', route: '/contacts/:id', status: '404' })! >= 1);
   assert.ok(sample(text, 'postmill_http_request_duration_seconds_count', { method: 'POST', route: '/contacts' })! >= 1);
   assert.ok(sample(text, 'postmill_http_request_duration_seconds_bucket', { method: 'POST', route: '/contacts', le: '+Inf' })! >= 1);
@@ -75,14 +78,18 @@ test('deliveries by outcome and destination domain; inbound messages by class', 
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port: env.daemon.smtpPort, secure: false, ignoreTLS: true });
   await transport.sendMail({ from: 'someone@people.test', to: 'support@acme.test', subject: 'hello', text: 'a question' });
   transport.close();
-  const text = await eventually(async () => {
-    const t = await scrape();
-    const ready =
-      sample(t, 'postmill_deliveries_total', { outcome: 'delivered' }) === 1 &&
-      sample(t, 'postmill_deliveries_total', { outcome: 'bounced' }) === 1 &&
-      sample(t, 'postmill_inbound_messages_total', { class: 'received' }) === 1;
-    return ready && t;
-  }, 8000, 'a delivery, a bounce and a received message counted');
+  const text = await eventually(
+    async () => {
+      const t = await scrape();
+      const ready =
+        sample(t, 'postmill_deliveries_total', { outcome: 'delivered' }) === 1 &&
+        sample(t, 'postmill_deliveries_total', { outcome: 'bounced' }) === 1 &&
+        sample(t, 'postmill_inbound_messages_total', { class: 'received' }) === 1;
+      return ready && t;
+    },
+    8000,
+    'a delivery, a bounce and a received message counted',
+  );
   assert.is(sample(text, 'postmill_deliveries_by_domain_total', { outcome: 'delivered', domain: 'rcpt.test' }), 1);
   assert.is(sample(text, 'postmill_deliveries_by_domain_total', { outcome: 'bounced', domain: 'rcpt.test' }), 1);
 });
@@ -109,7 +116,11 @@ test('queue depth and oldest age by job kind and lane, reactor lag, store and WA
   // Once the jobs table carries lanes (the delivery lanes migration), the gauges split by lane.
   withStore((db) => {
     db.exec('ALTER TABLE jobs ADD COLUMN lane TEXT');
-    db.prepare(`INSERT INTO jobs (kind, payload, run_at, max_attempts, created_at, updated_at, lane) VALUES ('reactor.test', '{}', ?, 5, ?, ?, 'bulk')`).run(now, now, now);
+    db.prepare(`INSERT INTO jobs (kind, payload, run_at, max_attempts, created_at, updated_at, lane) VALUES ('reactor.test', '{}', ?, 5, ?, ?, 'bulk')`).run(
+      now,
+      now,
+      now,
+    );
   });
   text = await scrape();
   assert.is(sample(text, 'postmill_jobs', { kind: 'reactor.test', lane: 'bulk', status: 'queued' }), 1);

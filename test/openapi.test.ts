@@ -35,7 +35,18 @@ async function composedApp() {
   const log: Logger = { debug() {}, info() {}, warn() {}, error() {} };
   const clock = new ShiftableClock();
   const db = openStore(dir);
-  const ctx: Ctx = { db, bus: createBus(db, clock, log), jobs: new JobQueue(db, clock), clock, config, log, dns: createDns([]), mailThreads: createMailThreads(1), usage: createUsages(), metrics: createMetrics() };
+  const ctx: Ctx = {
+    db,
+    bus: createBus(db, clock, log),
+    jobs: new JobQueue(db, clock),
+    clock,
+    config,
+    log,
+    dns: createDns([]),
+    mailThreads: createMailThreads(1),
+    usage: createUsages(),
+    metrics: createMetrics(),
+  };
   loadSchemas();
   const koa = createHttpApp(ctx, MODULES, [testHookRoutes(db, clock, ADMIN)]);
   const server = createServer(koa.callback());
@@ -57,7 +68,9 @@ test('every route mounted in the Koa app is in GET /openapi.json, with the schem
   try {
     // koa-router marks its dispatch middleware with the router: the routes as mounted, found independently of the document.
     const routers = app.koa.middleware.map((m) => (m as { router?: Router }).router).filter((r): r is Router => r !== undefined);
-    const mounted = routers.flatMap((r) => r.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(layer.path).replace(/:(\w+)/g, '{$1}')}`)));
+    const mounted = routers.flatMap((r) =>
+      r.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(layer.path).replace(/:(\w+)/g, '{$1}')}`)),
+    );
     assert.ok(mounted.length > 40, `found only ${mounted.length} routes`);
     const res = await fetch(`${app.url}/openapi.json`);
     assert.is(res.status, 200);
@@ -71,7 +84,11 @@ test('every route mounted in the Koa app is in GET /openapi.json, with the schem
     // Every reference points at a schema of the document, and every schema compiles.
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"/]+)/g)].map((m) => m[1]!);
     const schemas = doc.components.schemas as Json;
-    assert.equal(refs.filter((name) => !(name in schemas)), [], 'dangling references');
+    assert.equal(
+      refs.filter((name) => !(name in schemas)),
+      [],
+      'dangling references',
+    );
     const ajv = new Ajv({ strict: false, validateSchema: false });
     (formats as unknown as (a: Ajv) => Ajv)(ajv);
     ajv.addSchema({ $id: 'openapi', components: doc.components });
@@ -91,7 +108,14 @@ test('the answer checker finds what does not match the document', async () => {
   const app = await composedApp();
   try {
     const check = responseChecker((await (await fetch(`${app.url}/openapi.json`)).json()) as Json);
-    const contact = { id: '4f0c1f1e-4b7b-4d5e-9a8e-0c0c0c0c0c0c', email: 'a@b.test', subscribed: true, data: {}, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
+    const contact = {
+      id: '4f0c1f1e-4b7b-4d5e-9a8e-0c0c0c0c0c0c',
+      email: 'a@b.test',
+      subscribed: true,
+      data: {},
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    };
     assert.is(check('GET', `/contacts/${contact.id}`, 200, 'application/json', contact), null);
     assert.match(check('GET', `/contacts/${contact.id}`, 200, 'application/json', { ...contact, email: undefined }) ?? '', 'email');
     assert.match(check('GET', `/contacts/${contact.id}`, 200, 'application/json', { ...contact, subscribed: 'yes' }) ?? '', 'subscribed');

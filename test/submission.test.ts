@@ -18,7 +18,14 @@ test.after(async () => env.close());
 
 /** A submission client: STARTTLS (the daemon's self-signed certificate), then AUTH. */
 const client = (pass: string, user = 'postmill') =>
-  nodemailer.createTransport({ host: '127.0.0.1', port: env.daemon.submissionPort!, secure: false, requireTLS: true, tls: { rejectUnauthorized: false }, auth: { user, pass } });
+  nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: env.daemon.submissionPort!,
+    secure: false,
+    requireTLS: true,
+    tls: { rejectUnauthorized: false },
+    auth: { user, pass },
+  });
 
 async function submit(message: SendMailOptions, pass = env.daemon.project.secretKey): Promise<string> {
   const transport = client(pass);
@@ -29,7 +36,11 @@ async function submit(message: SendMailOptions, pass = env.daemon.project.secret
   }
 }
 
-async function refusal(message: SendMailOptions, pass = env.daemon.project.secretKey, user = 'postmill'): Promise<{ responseCode?: number; response?: string }> {
+async function refusal(
+  message: SendMailOptions,
+  pass = env.daemon.project.secretKey,
+  user = 'postmill',
+): Promise<{ responseCode?: number; response?: string }> {
   const transport = client(pass, user);
   try {
     await transport.sendMail(message);
@@ -73,7 +84,11 @@ async function converse(commands: string[]): Promise<string[]> {
 
 test('the ready line names the submission listener; AUTH works only after STARTTLS', async () => {
   assert.ok(env.daemon.submissionPort! > 0);
-  const [greeting, ehlo, auth, mail] = await converse(['EHLO client.test', `AUTH PLAIN ${Buffer.from(`\0postmill\0${env.daemon.project.secretKey}`).toString('base64')}`, 'MAIL FROM:<a@acme.test>']);
+  const [greeting, ehlo, auth, mail] = await converse([
+    'EHLO client.test',
+    `AUTH PLAIN ${Buffer.from(`\0postmill\0${env.daemon.project.secretKey}`).toString('base64')}`,
+    'MAIL FROM:<a@acme.test>',
+  ]);
   assert.match(greeting!, /^220 /);
   assert.match(ehlo!, 'STARTTLS');
   assert.match(auth!, /^538 /, 'no credentials over plain text');
@@ -137,7 +152,7 @@ test('the same Message-ID again is accepted once: a client retry after a lost 25
   assert.match(await submit({ ...message, from: 'hello@other.test' }, other.secretKey), 'Queued as');
 });
 
-test('refusals are the API\'s, as SMTP replies: unverified sender 550 5.7.1, invalid message 550 5.6.0, disabled project 550', async () => {
+test("refusals are the API's, as SMTP replies: unverified sender 550 5.7.1, invalid message 550 5.6.0, disabled project 550", async () => {
   const unverified = await refusal({ from: 'hello@elsewhere.test', to: 'x@rcpt.test', subject: 's', text: 'b' });
   assert.is(unverified.responseCode, 550);
   assert.match(unverified.response ?? '', '5.7.1');

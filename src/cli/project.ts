@@ -26,7 +26,10 @@ const switchCommand = (word: 'disable' | 'enable'): Command => ({
   summary: word === 'disable' ? 'disable a project: it can still read, writes answer 403' : 'enable a disabled project',
   run: (input) => {
     const id = input.args[0]!;
-    const p = found(withStore(input.config, (db) => setProjectDisabled(db, systemClock, id, word === 'disable')), id);
+    const p = found(
+      withStore(input.config, (db) => setProjectDisabled(db, systemClock, id, word === 'disable')),
+      id,
+    );
     print(input, { id: p.id, disabled: p.disabled }, `${p.id} ${p.disabled ? 'disabled' : 'enabled'}`);
   },
 });
@@ -64,7 +67,10 @@ export const PROJECT_COMMANDS: Command[] = [
     summary: 'new public and secret keys; the old ones stop working at once',
     run: (input) => {
       const id = input.args[0]!;
-      const keys = found(withStore(input.config, (db) => rotateKeys(db, systemClock, id)), id);
+      const keys = found(
+        withStore(input.config, (db) => rotateKeys(db, systemClock, id)),
+        id,
+      );
       const out = { id: keys.id, publicKey: keys.publicKey, secretKey: keys.secretKey };
       print(input, out, `public key: ${out.publicKey}\nsecret key: ${out.secretKey}`);
     },
@@ -78,7 +84,10 @@ export const PROJECT_COMMANDS: Command[] = [
     run: (input) => {
       const [id, mode] = input.args as [string, string];
       if (mode !== 'on' && mode !== 'off') throw new UsageError('project tracking ID needs on or off');
-      const p = found(withStore(input.config, (db) => setProjectTracking(db, systemClock, id, mode === 'on')), id);
+      const p = found(
+        withStore(input.config, (db) => setProjectTracking(db, systemClock, id, mode === 'on')),
+        id,
+      );
       print(input, { id: p.id, trackTransactional: p.trackTransactional }, `${p.id} transactional tracking ${mode}`);
     },
   },

@@ -10,7 +10,8 @@ const MAX_SKEW_MS = 5000;
 /** Seconds from the NTP epoch (1900) to the Unix epoch (1970). */
 const NTP_TO_UNIX_S = 2_208_988_800;
 
-const readTimestamp = (packet: Buffer, offset: number) => (packet.readUInt32BE(offset) - NTP_TO_UNIX_S) * 1000 + (packet.readUInt32BE(offset + 4) / 2 ** 32) * 1000;
+const readTimestamp = (packet: Buffer, offset: number) =>
+  (packet.readUInt32BE(offset) - NTP_TO_UNIX_S) * 1000 + (packet.readUInt32BE(offset + 4) / 2 ** 32) * 1000;
 
 /** One SNTP (RFC 4330) exchange: the server's clock minus ours, corrected for the round trip. */
 function sntpOffset(address: string, port: number): Promise<number> {
@@ -51,7 +52,11 @@ export async function checkClock(dns: Dns, server: string): Promise<Check> {
     if (!address) throw new Error(`${host} has no address`);
     offset = await sntpOffset(address, port);
   } catch (err) {
-    return failed(NAME, `cannot ask ${server} for the time (${reasonOf(err)})`, 'Allow outbound UDP 123, or run the doctor with --ntp-server naming a reachable NTP server');
+    return failed(
+      NAME,
+      `cannot ask ${server} for the time (${reasonOf(err)})`,
+      'Allow outbound UDP 123, or run the doctor with --ntp-server naming a reachable NTP server',
+    );
   }
   const skew = `${offset > 0 ? 'behind' : 'ahead of'} ${server} by ${(Math.abs(offset) / 1000).toFixed(2)} s`;
   if (Math.abs(offset) > MAX_SKEW_MS) {

@@ -21,7 +21,8 @@ export async function checkDomains(db: Db, dns: Dns, hostname: string): Promise<
       const wrong = domainRecords(d, hostname).filter((r) => found[r.purpose].verified !== true);
       const blocking = wrong.filter((r) => REQUIRED.includes(r.purpose));
       const reasons = wrong.map((r) => found[r.purpose].reason).join('; ');
-      if (blocking.length === 0) return passed(name, wrong.length === 0 ? 'DKIM, bounce MX, SPF and DMARC records are published' : `required records published; ${reasons}`);
+      if (blocking.length === 0)
+        return passed(name, wrong.length === 0 ? 'DKIM, bounce MX, SPF and DMARC records are published' : `required records published; ${reasons}`);
       return failed(
         name,
         reasons,

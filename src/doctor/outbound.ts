@@ -33,10 +33,15 @@ async function viaRelay(relay: string): Promise<Check> {
   const port = Number(url.port || (secure ? 465 : 587));
   try {
     const line = await greeting(url.hostname, port, secure);
-    if (!line.startsWith('220')) return failed(NAME, `the relay ${url.hostname}:${port} greets with "${line}"`, 'Check delivery.relay with your relay provider');
+    if (!line.startsWith('220'))
+      return failed(NAME, `the relay ${url.hostname}:${port} greets with "${line}"`, 'Check delivery.relay with your relay provider');
     return passed(NAME, `relay mode: the relay ${url.hostname}:${port} answers "${line}"`);
   } catch (err) {
-    return failed(NAME, `relay mode: cannot reach ${url.hostname}:${port} (${reasonOf(err)})`, 'Check the host and port of delivery.relay, and that the firewall lets this machine reach them');
+    return failed(
+      NAME,
+      `relay mode: cannot reach ${url.hostname}:${port} (${reasonOf(err)})`,
+      'Check the host and port of delivery.relay, and that the firewall lets this machine reach them',
+    );
   }
 }
 
@@ -49,9 +54,14 @@ async function viaMx(dns: Dns, probeDomain: string, port: number): Promise<Check
     host = mx[0]?.exchange ?? probeDomain;
     address = (await dns.a(host))[0] ?? (await dns.aaaa(host))[0];
   } catch (err) {
-    return failed(NAME, `cannot resolve the mail servers of ${probeDomain} (${reasonOf(err)})`, 'Check dns.servers (or /etc/resolv.conf): delivery needs working DNS');
+    return failed(
+      NAME,
+      `cannot resolve the mail servers of ${probeDomain} (${reasonOf(err)})`,
+      'Check dns.servers (or /etc/resolv.conf): delivery needs working DNS',
+    );
   }
-  if (!address) return failed(NAME, `${probeDomain} has no mail server address to try`, 'Run the doctor with --probe-domain naming a domain that receives mail');
+  if (!address)
+    return failed(NAME, `${probeDomain} has no mail server address to try`, 'Run the doctor with --probe-domain naming a domain that receives mail');
   try {
     const line = await greeting(address, port, false);
     return passed(NAME, `${host} (${address}) port ${port} answers "${line}"`);

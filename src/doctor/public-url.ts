@@ -8,7 +8,11 @@ const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i;
 /** `publicUrl` answers /health from here: the tracking, unsubscribe and manage links in every mail point there. */
 export async function checkPublicUrl(config: Config): Promise<Check> {
   if (!config.publicUrl) {
-    return failed(NAME, 'publicUrl is not set: links in mail would name the listener address', 'Set publicUrl to the public HTTPS address of Postmill (behind a reverse proxy), e.g. https://mail.example.com');
+    return failed(
+      NAME,
+      'publicUrl is not set: links in mail would name the listener address',
+      'Set publicUrl to the public HTTPS address of Postmill (behind a reverse proxy), e.g. https://mail.example.com',
+    );
   }
   const url = new URL(config.publicUrl);
   const health = new URL('health', config.publicUrl.endsWith('/') ? config.publicUrl : `${config.publicUrl}/`);
@@ -26,6 +30,11 @@ export async function checkPublicUrl(config: Config): Promise<Check> {
     );
   }
   if (url.protocol === 'https:') return passed(NAME, `${health} answers`);
-  if (LOOPBACK.test(url.hostname)) return passed(NAME, `${health} answers (a loopback address: fine for trying Postmill; mail to others needs a public https publicUrl)`);
-  return failed(NAME, `${health} answers, but over plain http`, 'Serve publicUrl over HTTPS (a reverse proxy with a certificate): one-click unsubscribe (RFC 8058) needs an https URL');
+  if (LOOPBACK.test(url.hostname))
+    return passed(NAME, `${health} answers (a loopback address: fine for trying Postmill; mail to others needs a public https publicUrl)`);
+  return failed(
+    NAME,
+    `${health} answers, but over plain http`,
+    'Serve publicUrl over HTTPS (a reverse proxy with a certificate): one-click unsubscribe (RFC 8058) needs an https URL',
+  );
 }

@@ -34,7 +34,11 @@ export async function checkReverseDns(dns: Dns, hostname: string): Promise<Check
     return failed(NAME, `the lookup of ${host} failed (${reasonOf(err)})`, 'Check dns.servers (or /etc/resolv.conf)');
   }
   if (addresses.length === 0) {
-    return failed(NAME, `${host} (hostname) has no A or AAAA record`, `Publish an A record for ${host} with this machine's public address, or set hostname to the name that has one`);
+    return failed(
+      NAME,
+      `${host} (hostname) has no A or AAAA record`,
+      `Publish an A record for ${host} with this machine's public address, or set hostname to the name that has one`,
+    );
   }
   const wrong: string[] = [];
   for (const ip of addresses) {

@@ -17,8 +17,7 @@ export function claimKey(db: Db, projectId: string, key: string, request: string
   return db.transaction(() => {
     sql(db, 'DELETE FROM idempotency_keys WHERE project_id = ? AND key = ? AND created_at <= ?').run(projectId, key, now - KEEP_MS);
     const row = sql(db, 'SELECT request, status_code, created_at FROM idempotency_keys WHERE project_id = ? AND key = ?').get(projectId, key) as
-      | { request: string; status_code: number | null; created_at: number }
-      | undefined;
+      { request: string; status_code: number | null; created_at: number } | undefined;
     if (row) return { request: row.request, statusCode: row.status_code, createdAt: row.created_at };
     sql(db, 'INSERT INTO idempotency_keys (project_id, key, request, created_at) VALUES (?, ?, ?, ?)').run(projectId, key, request, now);
     return null;

@@ -24,7 +24,12 @@ export interface Metrics {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   const registers = [registry];
-  const requests = new Counter({ name: 'postmill_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers });
+  const requests = new Counter({
+    name: 'postmill_http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers,
+  });
   const latency = new Histogram({
     name: 'postmill_http_request_duration_seconds',
     help: 'HTTP request latency by route',

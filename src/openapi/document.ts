@@ -102,7 +102,9 @@ function operation(route: MountedRoute): Json {
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     });
   }
-  const answers = doc.answers ? Object.entries(doc.answers).map(([status, a]) => [status, answer(status, a)]) : [['2XX', { description: 'Success', content: { 'application/json': {} } }]];
+  const answers = doc.answers
+    ? Object.entries(doc.answers).map(([status, a]) => [status, answer(status, a)])
+    : [['2XX', { description: 'Success', content: { 'application/json': {} } }]];
   return {
     operationId: (route.method.toLowerCase() + route.path).replace(/[^a-zA-Z0-9]+(.)?/g, (_, c?: string) => (c ? c.toUpperCase() : '')),
     summary: doc.summary,

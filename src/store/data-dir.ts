@@ -31,4 +31,7 @@ export function ensureDataDir(dataDir: string): void {
 }
 
 const cannotCreate = (dataDir: string, err: unknown) =>
-  settingFailed('dataDir', `cannot create ${resolve(dataDir)} (${(err as NodeJS.ErrnoException).code ?? String(err)}); create it and give the daemon's user write access`);
+  settingFailed(
+    'dataDir',
+    `cannot create ${resolve(dataDir)} (${(err as NodeJS.ErrnoException).code ?? String(err)}); create it and give the daemon's user write access`,
+  );

@@ -73,7 +73,12 @@ export async function startSubmission(app: Ctx, port: number): Promise<Submissio
       readLimited(stream)
         .then((raw) => {
           if (!raw) throw new SmtpReply(552, `5.3.4 Message exceeds the size limit of ${MAX_MESSAGE_BYTES} bytes`);
-          return submitMessage(app, String(session.user), raw, session.envelope.rcptTo.map((r) => r.address));
+          return submitMessage(
+            app,
+            String(session.user),
+            raw,
+            session.envelope.rcptTo.map((r) => r.address),
+          );
         })
         .then(
           (reply) => callback(null, reply),

@@ -12,7 +12,11 @@ const OWN = /^x-postmill-/i;
 const addressesOf = (field: AddressObject | AddressObject[] | undefined) => (Array.isArray(field) ? field : field ? [field] : []).flatMap((f) => f.value);
 
 /** The header's text as written, unfolded. */
-const headerText = (line: string) => line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim();
+const headerText = (line: string) =>
+  line
+    .slice(line.indexOf(':') + 1)
+    .replace(/\r?\n[ \t]+/g, ' ')
+    .trim();
 
 function carriedHeaders(parsed: ParsedMail): Record<string, string> | undefined {
   const headers: Record<string, string> = {};
