@@ -5,6 +5,8 @@ export interface OptionSpec {
   type: 'string' | 'boolean';
   /** The value's name in help (`NAME`); string options only. */
   value?: string;
+  /** What a string option is when not given. */
+  default?: string;
   help: string;
 }
 

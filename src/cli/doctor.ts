@@ -8,12 +8,11 @@ export const DOCTOR: Command = {
   details:
     'Checks outbound SMTP (port 25 to a real MX, or the relay in relay mode), the reverse DNS of hostname, the DNS records of every sender domain, that publicUrl answers, and the clock against NTP. Exits 1 when a check fails.',
   options: {
-    'probe-domain': { type: 'string', value: 'DOMAIN', help: 'a domain whose mail server is tried on delivery.port (default gmail.com)' },
-    'ntp-server': { type: 'string', value: 'HOST[:PORT]', help: 'the NTP server to compare the clock with (default pool.ntp.org)' },
+    'probe-domain': { type: 'string', value: 'DOMAIN', default: 'gmail.com', help: 'a domain whose mail server is tried on delivery.port' },
+    'ntp-server': { type: 'string', value: 'HOST[:PORT]', default: 'pool.ntp.org', help: 'the NTP server to compare the clock with' },
   },
   run: async (input) => {
-    const text = (name: string, fallback: string) => (typeof input.options[name] === 'string' ? (input.options[name] as string) : fallback);
-    const checks = await runDoctor(input.config, { probeDomain: text('probe-domain', 'gmail.com'), ntpServer: text('ntp-server', 'pool.ntp.org') });
+    const checks = await runDoctor(input.config, { probeDomain: String(input.options['probe-domain']), ntpServer: String(input.options['ntp-server']) });
     const lines = checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'}  ${c.name}: ${c.detail}${c.fix ? `\n      fix: ${c.fix}` : ''}`);
     print(input, { checks }, lines.join('\n'));
     return checks.every((c) => c.ok) ? 0 : 1;

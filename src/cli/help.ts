@@ -8,10 +8,19 @@ export const COMMON_OPTIONS: Record<string, OptionSpec> = {
 };
 
 const usageLine = (c: Command) =>
-  ['postmill', ...c.words, ...c.args, ...Object.entries(c.options ?? {}).map(([name, o]) => (o.value ? `--${name} ${o.value}` : `[--${name}]`))].join(' ');
+  [
+    'postmill',
+    ...c.words,
+    ...c.args,
+    ...Object.entries(c.options ?? {}).map(([name, o]) =>
+      o.value && o.default === undefined ? `--${name} ${o.value}` : `[--${name}${o.value ? ` ${o.value}` : ''}]`,
+    ),
+  ].join(' ');
 
 const optionLines = (options: Record<string, OptionSpec>) =>
-  Object.entries(options).map(([name, o]) => `  --${`${name}${o.value ? ` ${o.value}` : ''}`.padEnd(22)} ${o.help}`);
+  Object.entries(options).map(
+    ([name, o]) => `  --${`${name}${o.value ? ` ${o.value}` : ''}`.padEnd(24)} ${o.help}${o.default ? ` (default ${o.default})` : ''}`,
+  );
 
 /** `postmill --help`, or the commands of a group (`postmill project --help`). */
 export function overview(commands: Command[]): string {

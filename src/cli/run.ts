@@ -30,8 +30,11 @@ async function runCommand(command: Command, args: string[], values: Record<strin
   if (args.length !== command.args.length) {
     throw new UsageError(command.args.length === 0 ? `${name} takes no arguments` : `${name} needs ${command.args.join(' ')}`);
   }
+  const defaults = Object.fromEntries(
+    Object.entries(command.options ?? {}).flatMap(([option, spec]) => (spec.default === undefined ? [] : [[option, spec.default]])),
+  );
   const config = loadConfig(typeof values.config === 'string' ? values.config : null);
-  return (await command.run({ args, options: values, json: values.json === true, config })) ?? 0;
+  return (await command.run({ args, options: { ...defaults, ...values }, json: values.json === true, config })) ?? 0;
 }
 
 /** Parses one command line (node:util parseArgs) and runs its command; answers the exit code. */

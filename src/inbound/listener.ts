@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Ctx } from '../context.js';
 import { listenSmtp } from '../net/listen.js';
+import { readLimited } from '../net/smtp-data.js';
 import { routeRecipient, type InboundRoute } from './route.js';
 import { insertInbound } from './store.js';
 import { tlsMaterial } from './tls.js';
@@ -20,12 +20,6 @@ const smtpError = (code: number, message: string) => Object.assign(new Error(mes
 
 /** Per-session state: the project the accepted recipients belong to. */
 const routes = new WeakMap<SMTPServerSession, InboundRoute>();
-
-async function readLimited(stream: Readable & { sizeExceeded?: boolean }): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return stream.sizeExceeded ? null : Buffer.concat(chunks);
-}
 
 /**
  * Postmill's inbound SMTP listener: accepts mail only for its projects' domains (never a relay),

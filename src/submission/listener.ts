@@ -1,8 +1,8 @@
-import type { Readable } from 'node:stream';
 import { SMTPServer } from 'smtp-server';
 import type { Ctx } from '../context.js';
 import { tlsMaterial } from '../inbound/tls.js';
 import { listenSmtp } from '../net/listen.js';
+import { readLimited } from '../net/smtp-data.js';
 import { looksLikeKey } from '../projects/keys.js';
 import { findKeyOwner, getProject } from '../projects/store.js';
 import { MAX_MESSAGE_BYTES } from '../send/service.js';
@@ -18,12 +18,6 @@ export const SUBMISSION_USER = 'postmill';
 export interface SubmissionListener {
   address: string;
   close(): Promise<void>;
-}
-
-async function readLimited(stream: Readable & { sizeExceeded?: boolean }): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return stream.sizeExceeded ? null : Buffer.concat(chunks);
 }
 
 /**
