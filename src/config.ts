@@ -47,7 +47,7 @@ export interface Config {
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
-/** A setting that stops the start (or a command): its message names the key and fits on one line. */
+/** An operator's input (a setting, a command's file) that stops the start or a command: one line naming what to change. */
 export class ConfigError extends Error {}
 
 /** A setting that is valid in itself but failed in use (a port in use, an unreadable file, ...). */

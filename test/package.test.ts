@@ -5,11 +5,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import nodemailer from 'nodemailer';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MAIN } from './helpers/daemon.js';
 import { verifyDkim } from './helpers/dkim-verify.js';
-import { startMailEnv } from './helpers/mail-env.js';
+import { eventsNamed, eventually, startMailEnv } from './helpers/mail-env.js';
 
 const root = resolve(MAIN, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'postmill-package-'));
@@ -20,7 +21,7 @@ test.before(async () => {
 });
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('the single executable runs without Node.js on the PATH: ready line, /health, a send delivered, project list --json', async () => {
+test('the single executable runs without Node.js on the PATH: ready line, /health, a send delivered, inbound mail, project list --json', async () => {
   // No node on the PATH: the executable carries its own runtime, addon, workers, schemas and migrations.
   const env = await startMailEnv({ daemon: { executable, env: { PATH: '/nonexistent' } } });
   try {
@@ -32,6 +33,12 @@ test('the single executable runs without Node.js on the PATH: ready line, /healt
     assert.is(sent.status, 200, JSON.stringify(sent.body));
     const [message] = await env.sink.waitFor(1, 10_000);
     assert.ok((await verifyDkim(message!.raw, env.dns.address)).pass, 'signed on the worker thread of the executable');
+    // Inbound mail: parsed and judged (mailparser, mailauth) inside the executable too.
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: d.smtpPort, secure: false, ignoreTLS: true });
+    await transport.sendMail({ from: 'someone@people.test', to: 'support@acme.test', subject: 'a question', text: 'hello' });
+    transport.close();
+    const received = await eventually(async () => (await eventsNamed(d, 'email.received'))[0], 10_000, 'email.received');
+    assert.is(received.data.subject, 'a question');
     const list = d.cli('project', 'list');
     assert.equal(
       list.map((p: { name: string }) => p.name),

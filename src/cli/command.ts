@@ -36,6 +36,9 @@ export class UsageError extends Error {
   command: Command | null = null;
 }
 
+/** A command that could not do what was asked (no such project, ...): its message is the whole story. */
+export class CommandFailed extends Error {}
+
 /** Prints a result: JSON with --json, otherwise readable lines. */
 export function print(input: Pick<CommandInput, 'json'>, value: unknown, human: string): void {
   process.stdout.write((input.json ? JSON.stringify(value) : human) + '\n');

@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { createProject, rotateKeys, setProjectDisabled, setProjectTracking } from '../projects/service.js';
 import { listProjects } from '../projects/store.js';
 import { openStore, type Db } from '../store/db.js';
-import { print, UsageError, type Command } from './command.js';
+import { CommandFailed, print, UsageError, type Command } from './command.js';
 
 /** Runs `fn` on the store directly: safe beside a running daemon (SQLite WAL), which sees the change at once. */
 function withStore<T>(config: Config, fn: (db: Db) => T): T {
@@ -16,7 +16,7 @@ function withStore<T>(config: Config, fn: (db: Db) => T): T {
 }
 
 const found = <T>(value: T | null, id: string): T => {
-  if (value === null) throw new Error(`no project with id ${id}`);
+  if (value === null) throw new CommandFailed(`no project with id ${id}`);
   return value;
 };
 

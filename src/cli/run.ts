@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { BACKUP_COMMANDS } from './backup.js';
-import { UsageError, type Command, type OptionSpec } from './command.js';
+import { CommandFailed, UsageError, type Command, type OptionSpec } from './command.js';
 import { DOCTOR } from './doctor.js';
 import { commandHelp, COMMON_OPTIONS, overview } from './help.js';
 import { PROJECT_COMMANDS } from './project.js';
@@ -54,7 +54,7 @@ async function dispatch(argv: string[]): Promise<number> {
   if (!found) {
     const partial = group(positionals);
     if (!values.help || partial.length === 0) {
-      throw new UsageError(positionals.length === 0 ? (values.help ? '' : 'no command given') : `unknown command ${positionals.join(' ')}`);
+      throw new UsageError(positionals.length === 0 ? 'no command given' : `unknown command ${positionals.join(' ')}`);
     }
     process.stdout.write(overview(partial) + '\n');
     return 0;
@@ -79,7 +79,7 @@ export async function runCli(argv: string[]): Promise<void> {
     if (err instanceof UsageError) {
       const near = group(argv.filter((a) => !a.startsWith('-')).slice(0, 1));
       const usage = err.command ? commandHelp(err.command) : overview(near.length > 0 ? near : COMMANDS);
-      process.stderr.write((err.message ? `postmill: ${err.message}\n\n` : '') + usage + '\n');
+      process.stderr.write(`postmill: ${err.message}\n\n${usage}\n`);
       process.exitCode = 2;
       return;
     }
@@ -90,7 +90,7 @@ export async function runCli(argv: string[]): Promise<void> {
 
 /** One line for the operator; the stack only when asked for (POSTMILL_LOG_LEVEL=debug). */
 function failure(err: unknown): string {
-  if (err instanceof ConfigError) return err.message;
+  if (err instanceof ConfigError || err instanceof CommandFailed) return err.message;
   if (process.env.POSTMILL_LOG_LEVEL === 'debug' && err instanceof Error) return err.stack ?? err.message;
   const text = err instanceof Error ? err.message : String(err);
   return `${text.split('\n')[0]} (POSTMILL_LOG_LEVEL=debug shows the details)`;
