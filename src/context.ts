@@ -6,6 +6,7 @@ import type { JobQueue } from './jobs/queue.js';
 import type { Logger } from './log.js';
 import type { MailThreads } from './mail/threads/pool.js';
 import type { ComposeThreads } from './threads/compose-threads.js';
+import type { Metrics } from './metrics/metrics.js';
 import type { Db } from './store/db.js';
 import type { Usages } from './usage/usages.js';
 
@@ -25,4 +26,6 @@ export interface Ctx {
   threads: ComposeThreads;
   /** Where fields, event names and templates are referenced (filled by the modules). */
   usage: Usages;
+  /** Counters for GET /metrics (requests, deliveries, inbound mail). */
+  metrics: Metrics;
 }

@@ -9,6 +9,7 @@ import { createMailThreads } from './mail/threads/pool.js';
 import type { Db } from './store/db.js';
 import { createComposeThreads } from './threads/compose-threads.js';
 import { createUsages } from './usage/usages.js';
+import { createMetrics } from './metrics/metrics.js';
 
 export interface OwnedContext extends Ctx {
   /** Stops what the context started (its threads); the store stays open. */
@@ -31,6 +32,7 @@ export function createContext(parts: { db: Db; clock: Clock; config: Config; log
     mailThreads,
     threads,
     usage: createUsages(),
+    metrics: createMetrics(),
     close: async () => {
       await Promise.all([mailThreads.close(), threads.close()]);
     },

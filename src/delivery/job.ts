@@ -87,6 +87,7 @@ export function deliveryJob(ctx: Ctx, opts: DeliveryJobOptions): JobHandler<Deli
       const message = await outgoing(ctx, email);
       if (!message) return;
       const result = await opts.delivery.deliver({ from: verpAddress(email.id, email.senderDomain), to: email.to, raw: message.raw });
+      ctx.metrics.delivery(result.status, email.to);
       return settle(ctx, email, message, result, opts.maxAgeMs);
     },
   };

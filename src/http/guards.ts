@@ -1,6 +1,7 @@
 import compose from 'koa-compose';
 import type { Middleware } from 'koa';
 import type { Ctx } from '../context.js';
+import { markGuard } from '../openapi/describe.js';
 import type { KeyKind } from '../projects/keys.js';
 import { requireKey, type Access } from './auth.js';
 import { idempotency } from './idempotency.js';
@@ -35,7 +36,7 @@ export function createGuards(ctx: Ctx): Guards {
       const reader = opts.heavyOver ? jsonBody(bodyLimit, { over: opts.heavyOver, gate: heavyGate }) : body(bodyLimit);
       const chain = [keyCheck(kind, opts.access ?? 'by-method'), limit, reader];
       if (opts.idempotent) chain.push(idem);
-      return compose(chain);
+      return markGuard(compose(chain), { kind, idempotent: !!opts.idempotent });
     },
   };
 }

@@ -21,6 +21,7 @@ const toVerifiedDomain = (ctx: Ctx, msg: InboundMessage) => msg.rcptTo.some((r) 
 /** Classifies a stored message and turns it into a bounce, a complaint, an unsubscribe or email.received. */
 async function processMessage(ctx: Ctx, msg: InboundMessage, startedAt: number): Promise<void> {
   const found = await classifyMessage(msg.raw, { mailFrom: msg.mailFrom, rcptTo: msg.rcptTo });
+  ctx.metrics.inbound(found.kind);
   const now = () => ctx.clock.now();
   if (found.kind === 'bounce' || found.kind === 'complaint') {
     const email = reportedEmail(ctx, msg.projectId, found.emailId, found.originalMessageId);

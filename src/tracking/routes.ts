@@ -14,6 +14,7 @@ import {
   tooManyRequestsPage,
   unsubscribedPage,
 } from './pages.js';
+import { describe, type AnswerDoc } from '../openapi/describe.js';
 import { changeSubscription, contactOfToken, recordClick, recordOpen } from './service.js';
 import { signToken, type ContactTokenKind } from './tokens.js';
 
@@ -47,6 +48,8 @@ async function formOf(ctx: ApiContext): Promise<URLSearchParams> {
   return new URLSearchParams(text.slice(0, FORM_LIMIT));
 }
 
+const PAGE: AnswerDoc = { type: 'text/html' };
+
 /** Routes that mail links point to: no key, limited per client (see PUBLIC_PER_MINUTE), revealing nothing about other contacts. */
 export function trackingRoutes(app: Ctx): Router<ApiState> {
   const router = new Router<ApiState>();
@@ -72,14 +75,14 @@ export function trackingRoutes(app: Ctx): Router<ApiState> {
       await handle(ctx, contact);
     };
 
-  router.get('/t/o/:token', (ctx) => {
+  router.get('/t/o/:token', describe({ summary: 'Open pixel: records an open', answers: { 200: { type: 'image/gif' } } }), (ctx) => {
     if (!recordOpen(app, ctx.params.token!) && !withinLimit(ctx)) return;
     ctx.type = 'image/gif';
     ctx.set('Cache-Control', 'no-store, no-cache, must-revalidate, private');
     ctx.body = PIXEL;
   });
 
-  router.get('/t/c/:token', (ctx) => {
+  router.get('/t/c/:token', describe({ summary: 'Click: records it, redirects to the signed URL', answers: { 302: null, 404: PAGE } }), (ctx) => {
     const target = recordClick(app, ctx.params.token!);
     // Only http(s) URLs are ever signed; checking again keeps a future signing bug from becoming an open redirect.
     if (!target || !/^https?:\/\//i.test(target)) {
@@ -103,9 +106,11 @@ export function trackingRoutes(app: Ctx): Router<ApiState> {
     confirmPage: (email: string, action: string) => string,
     donePage: (c: Contact) => string,
   ) => {
-    router.get(`/${path}/:token`, withContact([kind], 'page', (ctx, c) => html(ctx, confirmPage(c.email, ctx.path))));
+    const doc = (summary: string) => describe({ summary: `${subscribed ? 'Subscribe' : 'Unsubscribe'} link: ${summary}`, answers: { 200: PAGE, 404: PAGE, 429: PAGE } });
+    router.get(`/${path}/:token`, doc('confirmation page'), withContact([kind], 'page', (ctx, c) => html(ctx, confirmPage(c.email, ctx.path))));
     router.post(
       `/${path}/:token`,
+      doc(subscribed ? 'subscribes' : 'unsubscribes (also RFC 8058 one-click)'),
       withContact([kind], 'action', async (ctx, c) => {
         await formOf(ctx);
         changeSubscription(app, c, subscribed);
@@ -116,9 +121,14 @@ export function trackingRoutes(app: Ctx): Router<ApiState> {
   subscriptionLink('u', 'unsubscribe', false, confirmUnsubscribePage, (c) => unsubscribedPage(c.email, url(`/s/${tokenFor('subscribe', c)}`)));
   subscriptionLink('s', 'subscribe', true, confirmSubscribePage, (c) => subscribedPage(c.email));
 
-  router.get('/m/:token', withContact(['manage'], 'page', (ctx, c) => html(ctx, managePage(c.email, c.subscribed, ctx.path, false))));
+  router.get(
+    '/m/:token',
+    describe({ summary: 'Manage page', answers: { 200: PAGE, 404: PAGE, 429: PAGE } }),
+    withContact(['manage'], 'page', (ctx, c) => html(ctx, managePage(c.email, c.subscribed, ctx.path, false))),
+  );
   router.post(
     '/m/:token',
+    describe({ summary: 'Manage page: change the subscription', answers: { 200: PAGE, 404: PAGE, 429: PAGE } }),
     withContact(['manage'], 'action', async (ctx, c) => {
       const wanted = (await formOf(ctx)).get('subscribed');
       const updated = wanted === 'true' || wanted === 'false' ? changeSubscription(app, c, wanted === 'true') : c;

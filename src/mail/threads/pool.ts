@@ -11,7 +11,7 @@ export interface MailThreads {
 
 /** One thread per spare core (at least one); they start with the first signature. */
 export function createMailThreads(threads = Math.min(Math.max(availableParallelism() - 1, 1), 4)): MailThreads {
-  const pool = createThreadPool<SignOps>(new URL('./worker.js', import.meta.url), threads);
+  const pool = createThreadPool<SignOps>('mail', threads);
   return {
     sign: async (raw, key) => Buffer.from(await pool.run('sign', { raw, key })),
     close: () => pool.close(),
