@@ -8,7 +8,7 @@ import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { CASES, CONTACTS, DYNAMIC_CONDITION, EVENTS, OLD_AGO, RECENT_AGO, STATIC_MEMBERS, type FilterCase, type Refs } from './helpers/filter-cases.js';
 import { eventually } from './helpers/mail-env.js';
 
-const ADMIN = 'filters-admin';
+const ADMIN = 'filters-admin-token-0123456789';
 let d: TestDaemon;
 const idOf = new Map<string, string>();
 const keyOf = (id: string) => [...idOf.entries()].find(([, v]) => v === id)?.[0] ?? id;

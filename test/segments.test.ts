@@ -11,7 +11,7 @@ import { startTestDaemon, type Keys, type TestDaemon } from './helpers/daemon.js
 import { eventually } from './helpers/mail-env.js';
 import { GARBAGE_BODIES } from './helpers/routes.js';
 
-const ADMIN = 'segments-admin';
+const ADMIN = 'segments-admin-token-0123456789';
 let d: TestDaemon;
 
 test.before(async () => {
