@@ -1,3 +1,4 @@
+import type { ActivitySources } from './activity/sources.js';
 import type { Bus } from './bus/bus.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -22,4 +23,6 @@ export interface Ctx {
   mailThreads: MailThreads;
   /** Where fields, event names and templates are referenced (filled by the modules). */
   usage: Usages;
+  /** The sources of the activity feed (filled by the modules). */
+  activity: ActivitySources;
 }

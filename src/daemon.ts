@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createActivitySources } from './activity/sources.js';
 import { createBus } from './bus/bus.js';
 import { ShiftableClock } from './clock.js';
 import type { Config } from './config.js';
@@ -51,7 +52,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   const bus = createBus(db, clock, log);
   const jobs = new JobQueue(db, clock);
   const mailThreads = createMailThreads();
-  const ctx: Ctx = { db, bus, jobs, clock, config, log, dns: createDns(config.dns.servers), mailThreads, usage: createUsages() };
+  const ctx: Ctx = { db, bus, jobs, clock, config, log, dns: createDns(config.dns.servers), mailThreads, usage: createUsages(), activity: createActivitySources() };
   loadSchemas();
 
   const createdProject = ensureDefaultProject(db, clock);
@@ -59,6 +60,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   for (const module of MODULES) {
     module.jobs?.(runner, ctx);
     module.usage?.(ctx.usage);
+    module.activity?.(ctx.activity);
   }
   const delivery = createDelivery({
     dns: cachingDns(ctx.dns, clock),

@@ -1,4 +1,5 @@
 import type { Router } from '@koa/router';
+import type { ActivitySources } from './activity/sources.js';
 import type { Ctx } from './context.js';
 import type { Guards } from './http/guards.js';
 import type { ApiState } from './http/state.js';
@@ -13,4 +14,6 @@ export interface Module {
   jobs?(runner: JobRunner, app: Ctx): void;
   /** Reports where it references fields, event names or templates. */
   usage?(usages: Usages): void;
+  /** Registers its entries of the activity feed (GET /activity). */
+  activity?(sources: ActivitySources): void;
 }

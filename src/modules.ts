@@ -1,8 +1,13 @@
-// The composition root's list: every resource's routes, jobs and usage reports, in one place.
+// The composition root's list: every resource's routes, jobs, usage reports and activity sources, in one place.
+import { activityRoutes } from './activity/routes.js';
+import { bulkJobs, bulkRoutes } from './contacts/bulk/routes.js';
+import { importJobs, importRoutes } from './contacts/import/routes.js';
+import { contactJobSweep } from './contacts/jobs/sweep.js';
 import { contactRoutes } from './contacts/routes.js';
 import { domainJobs } from './domains/jobs.js';
 import { domainRoutes } from './domains/routes.js';
 import { emailUsage } from './emails/usage.js';
+import { eventActivity } from './events/activity.js';
 import { eventRoutes, trackRoutes } from './events/routes.js';
 import { idempotencyJobs } from './http/idempotency.js';
 import { inboundJobs } from './inbound/process.js';
@@ -11,16 +16,22 @@ import { projectRoutes } from './projects/routes.js';
 import { sendRoutes } from './send/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { trackingRoutes } from './tracking/routes.js';
+import { verifyRoutes } from './verify/routes.js';
 
 export const MODULES: Module[] = [
   { routes: contactRoutes },
+  { routes: importRoutes, jobs: importJobs },
+  { routes: bulkRoutes, jobs: bulkJobs },
+  { jobs: contactJobSweep },
   { routes: projectRoutes },
   { routes: domainRoutes, jobs: domainJobs },
   { routes: templateRoutes },
   { routes: sendRoutes, usage: emailUsage },
   { routes: trackRoutes },
-  { routes: eventRoutes },
+  { routes: eventRoutes, activity: eventActivity },
+  { routes: activityRoutes },
   { routes: trackingRoutes },
+  { routes: verifyRoutes },
   { jobs: inboundJobs },
   { jobs: idempotencyJobs },
 ];

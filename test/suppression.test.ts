@@ -21,6 +21,7 @@ import { createDelivery } from '../src/mail/outbound/deliver.js';
 import { createProject } from '../src/projects/service.js';
 import { openStore } from '../src/store/db.js';
 import { suppress } from '../src/suppressions/store.js';
+import { createActivitySources } from '../src/activity/sources.js';
 import { createUsages } from '../src/usage/usages.js';
 
 test('suppressed addresses get no campaign or workflow mail; transactional mail still goes', async () => {
@@ -30,7 +31,7 @@ test('suppressed addresses get no campaign or workflow mail; transactional mail 
   const db = openStore(dir);
   // Nothing answers on this resolver: a delivery that is attempted ends deferred, one that is not stays suppressed.
   const dns = createDns(['127.0.0.1:1'], 300);
-  const ctx: Ctx = { db, bus: createBus(db, clock, log), jobs: new JobQueue(db, clock), clock, config: loadConfig(null, {}), log, dns, mailThreads: createMailThreads(1), usage: createUsages() };
+  const ctx: Ctx = { db, bus: createBus(db, clock, log), jobs: new JobQueue(db, clock), clock, config: loadConfig(null, {}), log, dns, mailThreads: createMailThreads(1), usage: createUsages(), activity: createActivitySources() };
   const delivery = createDelivery({ dns, hostname: 'mx.postmill.test', port: 1, mode: 'mx' });
   try {
     const project = createProject(db, clock, 'p');

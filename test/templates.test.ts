@@ -16,6 +16,7 @@ import type { Logger } from '../src/log.js';
 import { createProject } from '../src/projects/service.js';
 import { openStore } from '../src/store/db.js';
 import { createTemplate, deleteTemplate, usageOfTemplate } from '../src/templates/service.js';
+import { createActivitySources } from '../src/activity/sources.js';
 import { createUsages } from '../src/usage/usages.js';
 import type { Keys, TestDaemon } from './helpers/daemon.js';
 import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
@@ -334,7 +335,7 @@ test('DELETE is 409 while a workflow step uses the template (usage registry, in 
   const log: Logger = { debug() {}, info() {}, warn() {}, error() {} };
   const clock = new ShiftableClock();
   const db = openStore(dir);
-  const ctx: Ctx = { db, bus: createBus(db, clock, log), jobs: new JobQueue(db, clock), clock, config: loadConfig(null, {}), log, dns: createDns([]), mailThreads: createMailThreads(1), usage: createUsages() };
+  const ctx: Ctx = { db, bus: createBus(db, clock, log), jobs: new JobQueue(db, clock), clock, config: loadConfig(null, {}), log, dns: createDns([]), mailThreads: createMailThreads(1), usage: createUsages(), activity: createActivitySources() };
   try {
     const project = createProject(db, clock, 'unit');
     const domain = await registerDomain(ctx, project.id, 'unit.test');

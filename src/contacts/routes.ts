@@ -49,7 +49,7 @@ export function contactRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     ctx.body = { ...presentContact(result.contact), _meta: { isNew: result.isNew, isUpdate: !result.isNew } };
   });
 
-  router.post('/contacts/lookup', secret, (ctx) => {
+  router.post('/contacts/lookup', guards.key('secret', { readOnly: true }), (ctx) => {
     const { emails } = validate<{ emails: string[] }>('contacts-lookup', ctx.state.body);
     const found = findContactsByEmails(app.db, projectOf(ctx).id, emails);
     const known = new Set(found.map((c) => c.email.toLowerCase()));

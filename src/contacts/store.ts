@@ -93,3 +93,13 @@ export function findContactsByEmails(db: Db, projectId: string, emails: string[]
   ).all(projectId, JSON.stringify(emails)) as ContactRow[];
   return rows.map(toContact);
 }
+
+/** The addresses of these contacts of the project, by id (ids of other projects are simply absent). */
+export function contactEmailsByIds(db: Db, projectId: string, ids: string[]): Map<string, string> {
+  if (ids.length === 0) return new Map();
+  const rows = sql(db, 'SELECT id, email FROM contacts WHERE project_id = ? AND id IN (SELECT value FROM json_each(?))').all(projectId, JSON.stringify(ids)) as {
+    id: string;
+    email: string;
+  }[];
+  return new Map(rows.map((r) => [r.id, r.email]));
+}

@@ -18,9 +18,10 @@ export function bearerToken(header: string): string | null {
 
 /**
  * Authenticates by key and pins the request to the key's project. `public` routes take only pk_ keys,
- * `secret` routes only sk_ keys. A disabled project may read but not write.
+ * `secret` routes only sk_ keys. A disabled project may read but not write; `readOnly` marks a POST
+ * that only reads (a lookup, a verification), which a disabled project may still make.
  */
-export function requireKey(db: Db, kind: KeyKind): Middleware<ApiState> {
+export function requireKey(db: Db, kind: KeyKind, readOnly = false): Middleware<ApiState> {
   const wanted = kind === 'public' ? 'a public key (pk_...)' : 'a secret key (sk_...)';
   return async (ctx, next) => {
     const key = bearerToken(ctx.get('Authorization'));
@@ -28,7 +29,7 @@ export function requireKey(db: Db, kind: KeyKind): Middleware<ApiState> {
     const owner = looksLikeKey(key) ? findKeyOwner(db, key) : null;
     if (!owner) throw invalidKey('Invalid API key');
     if (owner.kind !== kind) throw invalidKey(`This endpoint requires ${wanted}`);
-    if (owner.project.disabled && WRITES.has(ctx.method)) {
+    if (owner.project.disabled && !readOnly && WRITES.has(ctx.method)) {
       throw new ApiError(403, 'PROJECT_DISABLED', 'This project is disabled', { suggestion: 'Ask the operator to enable the project' });
     }
     ctx.state.project = owner.project;
