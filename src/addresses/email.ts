@@ -1,6 +1,6 @@
 // Email address syntax, with internationalised domains: `ann@bücher.de` is accepted and its domain
 // becomes the A-label (`ann@xn--bcher-kva.de`), the form DNS, SMTP and case-insensitive matching use.
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 
 /** RFC 5322 dot-atom: the local part every API field accepts (quoted local parts are not). */
 const LOCAL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/i;
@@ -17,11 +17,15 @@ export interface EmailAddress {
   address: string;
 }
 
+/** An A-label whose Unicode form starts or ends with a hyphen (WHATWG's conversion lets those through). */
+const badALabel = (label: string) => /^xn--/i.test(label) && /^-|-$/.test(domainToUnicode(label));
+
 /** The domain's ASCII form, or null when it is not a valid host name. */
 export function asciiDomain(domain: string): string | null {
   // ASCII names are kept as written (an address is stored as given); only Unicode ones are converted.
   const ascii = /^[\u0000-\u007f]*$/.test(domain) ? domain : domainToASCII(domain);
-  return ascii !== '' && ascii.length <= MAX_DOMAIN && HOSTNAME.test(ascii) ? ascii : null;
+  if (ascii === '' || ascii.length > MAX_DOMAIN || !HOSTNAME.test(ascii)) return null;
+  return ascii.split('.').some(badALabel) ? null : ascii;
 }
 
 /** Parses an address; null when the syntax is not one the API accepts. */

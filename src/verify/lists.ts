@@ -1,12 +1,16 @@
 // What is known about a mail domain without asking DNS: disposable, free-mail, forwarding.
+import { createRequire } from 'node:module';
 import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
-import freeMailDomains from 'email-providers';
+
+const require = createRequire(import.meta.url);
 
 /** Disposable-address services: the community list (disposable-email-domains), kept by its package. */
 const DISPOSABLE = disposableEmailBlocklistSet();
 
 /** Free-mail providers (the email-providers package, goware's list); disposable ones are not counted as personal. */
-const FREE_MAIL = new Set(freeMailDomains.filter((d) => !DISPOSABLE.has(d)));
+const FREE_MAIL = new Set((require('email-providers/all.json') as string[]).filter((d) => !DISPOSABLE.has(d)));
+/** The popular ones (Majestic rank under 100,000): real names, unlike some typo domains the full list holds. */
+const POPULAR_MAIL = new Set(require('email-providers/common.json') as string[]);
 
 /**
  * Forwarding (alias) services: the address hides a mailbox elsewhere. No maintained package lists
@@ -49,8 +53,5 @@ function inList(list: Set<string>, domain: string): boolean {
 export const isDisposableDomain = (domain: string) => inList(DISPOSABLE, domain);
 export const isFreeMailDomain = (domain: string) => FREE_MAIL.has(domain);
 export const isForwardingDomain = (domain: string) => inList(FORWARDING, domain);
-/**
- * A real provider's domain, never reported as a typo of another. Disposable domains are not among
- * them: the list holds catch-all typo domains such as gmial.com, which deserve the suggestion.
- */
-export const isKnownDomain = (domain: string) => FREE_MAIL.has(domain) || FORWARDING.has(domain);
+/** A popular provider's domain, never reported as a typo of another (mail.com is not a typo of gmail.com). */
+export const isKnownDomain = (domain: string) => POPULAR_MAIL.has(domain) || FORWARDING.has(domain);
