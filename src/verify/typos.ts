@@ -30,7 +30,7 @@ const allowedEdits = (domain: string) => (domain.length < 9 ? 1 : 2);
 
 /** The common provider `domain` is probably a typo of, or null. */
 export function suggestDomain(domain: string): string | null {
-  if (isKnownDomain(domain)) return null;
+  if (COMMON.includes(domain) || isKnownDomain(domain)) return null;
   let best: { domain: string; distance: number } | null = null;
   for (const candidate of COMMON) {
     const distance = editDistance(domain, candidate);
