@@ -9,20 +9,29 @@ const COMMON = [
   'comcast.net', 'verizon.net', 'att.net', 'sbcglobal.net', 'orange.fr', 'free.fr', 'libero.it', 'zoho.com',
 ];
 
-/** Edits between two strings (insertions, deletions, substitutions and swaps of neighbours). */
-export function editDistance(a: string, b: string): number {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
+/**
+ * Edits between two strings (insertions, deletions, substitutions and swaps of neighbours), or
+ * `limit + 1` as soon as it is clear they are further apart than `limit`: three rows, no matrix.
+ */
+export function editDistance(a: string, b: string, limit = Number.MAX_SAFE_INTEGER): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let before = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let current = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    let rowBest = i;
+    for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
+      let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, before[j - 2]! + 1);
+      current[j] = best;
+      rowBest = Math.min(rowBest, best);
     }
+    if (rowBest > limit) return limit + 1;
+    [before, previous, current] = [previous, current, before];
   }
-  return d[a.length]![b.length]!;
+  return Math.min(previous[b.length]!, limit + 1);
 }
 
 /** Short names allow one edit (two would reach other real names), longer ones two. */
@@ -33,7 +42,7 @@ export function suggestDomain(domain: string): string | null {
   if (COMMON.includes(domain) || isKnownDomain(domain)) return null;
   let best: { domain: string; distance: number } | null = null;
   for (const candidate of COMMON) {
-    const distance = editDistance(domain, candidate);
+    const distance = editDistance(domain, candidate, allowedEdits(candidate));
     if (distance > 0 && distance <= allowedEdits(candidate) && (!best || distance < best.distance)) best = { domain: candidate, distance };
   }
   return best?.domain ?? null;

@@ -52,8 +52,11 @@ export function getContactJob(ctx: Ctx, projectId: string, id: string, types: re
   return job;
 }
 
-/** Lets the HTTP requests queued behind a batch run before the next one. */
-export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * Lets the requests that arrived during a batch finish before the next batch. Twice: the group
+ * commits those requests schedule (setImmediate) then run before this job continues.
+ */
+export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
 /** A job being worked on: its committed position and totals, written with each batch. */
 export class ContactJobRun<I, R> {
