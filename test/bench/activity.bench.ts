@@ -53,7 +53,6 @@ async function countersCost(d: TestDaemon): Promise<Record<string, string | numb
 export async function run(): Promise<BenchResult> {
   const d = await startTestDaemon({ config: { rateLimit: { perMinute: 0 }, log: { level: 'error' } } });
   try {
-    const counters = await countersCost(d);
     await d.stop();
     const t0 = performance.now();
     const db = openStore(join(d.dataDir, 'store'));
@@ -95,23 +94,21 @@ export async function run(): Promise<BenchResult> {
     for (let i = 0; i < 50; i++) deep = (JSON.parse((await call(d.url, 'GET', `/activity?limit=100&cursor=${deep}`, key)).body) as { cursor: string }).cursor;
     const stats = JSON.parse((await call(d.url, 'GET', '/activity/stats', key)).body) as { totalEvents: number };
     if (stats.totalEvents !== stored) throw new Error(`stats count ${stats.totalEvents} events of ${stored}`);
-    return {
-      name: 'activity',
-      figures: {
-        events: stored,
-        'store built in s': buildSeconds,
-        'GET /activity (first page, 20)': await timed('/activity'),
-        'GET /activity?limit=100': await timed('/activity?limit=100'),
-        'GET /activity?types=email.complaint (1 in 100,000)': await timed('/activity?types=email.complaint'),
-        'GET /activity?types=email.open,email.click,signed-up': await timed('/activity?types=email.open,email.click,signed-up'),
-        'GET /activity?contactId=...': await timed(`/activity?contactId=${contactIds[5]}`),
-        'GET /activity, a window a month back': await timed(`/activity?to=${new Date(start + 60 * 24 * 3600_000).toISOString()}`),
-        'GET /activity, page 52 by cursor': await timed(`/activity?cursor=${deep}`),
-        'GET /activity/stats': await timed('/activity/stats'),
-        'GET /events?limit=20 (same index, for comparison)': await timed('/events?limit=20'),
-        ...counters,
-      },
+    const figures = {
+      events: stored,
+      'store built in s': buildSeconds,
+      'GET /activity (first page, 20)': await timed('/activity'),
+      'GET /activity?limit=100': await timed('/activity?limit=100'),
+      'GET /activity?types=email.complaint (1 in 100,000)': await timed('/activity?types=email.complaint'),
+      'GET /activity?types=email.open,email.click,signed-up': await timed('/activity?types=email.open,email.click,signed-up'),
+      'GET /activity?contactId=...': await timed(`/activity?contactId=${contactIds[5]}`),
+      'GET /activity, a window a month back': await timed(`/activity?to=${new Date(start + 60 * 24 * 3600_000).toISOString()}`),
+      'GET /activity, page 52 by cursor': await timed(`/activity?cursor=${deep}`),
+      'GET /activity/stats': await timed('/activity/stats'),
+      'GET /events?limit=20 (same index, for comparison)': await timed('/events?limit=20'),
     };
+    // last: it leaves the counters short of the events written while their triggers were gone
+    return { name: 'activity', figures: { ...figures, ...(await countersCost(d)) } };
   } finally {
     closeAgent();
     await d.dispose();
