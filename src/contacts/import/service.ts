@@ -152,7 +152,8 @@ async function runImport(ctx: Ctx, run: ContactJobRun<ImportInput, ImportResult>
     }
     if (columns) commitRows(ctx, run, columns, batch, bytes);
   } catch (err) {
-    if (!(err instanceof CsvError) || !columns) throw err;
+    if (!(err instanceof CsvError)) throw err;
+    if (!columns) throw new PermanentJobFailure(`The header row cannot be read: ${err.message}`);
     commitRows(ctx, run, columns, batch, bytes);
     const unreadable = row + 1;
     if (unreadable - 1 > run.position) {
