@@ -107,6 +107,16 @@ test('upload refusals: no multipart, no file, not a CSV, no email column, a colu
   assert.is(json.status, 400);
   assert.is(json.body.error.code, 'BAD_REQUEST');
 
+  for (const [type, raw] of [
+    ['multipart/form-data', 'no boundary'],
+    ['multipart/form-data; boundary=xyz', '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nemail\n'],
+    ['multipart/form-data; boundary=xyz', 'garbage without any boundary line'],
+  ]) {
+    const r = await d.request('POST', '/contacts/import', undefined, { raw, headers: { 'content-type': type } });
+    assert.ok(r.status === 400 || r.status === 422, `${type}: ${r.status}`);
+    assert.is(r.body.success, false);
+  }
+
   const noFile = await uploadCsv(d, 'email\nx@y.test', { field: 'other' });
   assert.is(noFile.status, 422);
   assert.is(noFile.body.error.errors[0].field, 'file');

@@ -13,7 +13,13 @@ const SAMPLE_MS = 3000;
 const NAMES = ['email.sent', 'email.delivery', 'email.open', 'email.open', 'email.click', 'page-view', 'page-view', 'signed-up', 'contact.unsubscribed'];
 
 const TRACK_MS = 3000;
-const ROUNDS = 3;
+/** A-B, B-A, A-B, ...: neither side always runs first (the store and the WAL change as they go). */
+const ORDERS = [
+  [true, false],
+  [false, true],
+  [true, false],
+  [false, true],
+];
 
 /**
  * What the triggers keeping the stats counters cost a write: /v1/track (20 clients) with them and
@@ -22,30 +28,39 @@ const ROUNDS = 3;
 async function countersCost(d: TestDaemon): Promise<Record<string, string | number>> {
   const db = openStore(join(d.dataDir, 'store'));
   const triggers = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'event_counts_%'").all() as { name: string; sql: string }[];
+  let present = true;
+  const keepCounters = (wanted: boolean) => {
+    if (wanted !== present) for (const t of triggers) db.exec(wanted ? t.sql : `DROP TRIGGER ${t.name}`);
+    present = wanted;
+  };
   const track = () =>
     load(20, TRACK_MS, async (i) => (await call(d.url, 'POST', '/v1/track', d.project.publicKey, { email: `t${i % 5000}@counters.example`, event: 'page-view', data: { i } })).status === 200);
-  const withCounters: number[] = [];
-  const without: number[] = [];
-  const p99: { with: number[]; without: number[] } = { with: [], without: [] };
+  const runs = new Map<boolean, { perSecond: number; p99Ms: number }[]>([
+    [true, []],
+    [false, []],
+  ]);
   try {
-    for (let round = 0; round < ROUNDS; round++) {
-      const a = await track();
-      withCounters.push(a.perSecond);
-      p99.with.push(a.p99Ms);
-      for (const t of triggers) db.exec(`DROP TRIGGER ${t.name}`);
-      const b = await track();
-      without.push(b.perSecond);
-      p99.without.push(b.p99Ms);
-      for (const t of triggers) db.exec(t.sql);
+    for (const order of ORDERS) {
+      for (const withCounters of order) {
+        keepCounters(withCounters);
+        runs.get(withCounters)!.push(await track());
+      }
     }
   } finally {
+    keepCounters(true);
     db.close();
   }
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  const summary = (withCounters: boolean) => {
+    const r = runs.get(withCounters)!;
+    return { perSecond: median(r.map((x) => x.perSecond)), p99: median(r.map((x) => x.p99Ms)), all: r.map((x) => x.perSecond).join(', ') };
+  };
+  const on = summary(true);
+  const off = summary(false);
   return {
-    'track/s with the counters (median of 3)': `${median(withCounters)} (p99 ${median(p99.with)} ms)`,
-    'track/s without them (median of 3)': `${median(without)} (p99 ${median(p99.without)} ms)`,
-    'with / without': Math.round((median(withCounters) / median(without)) * 100) / 100,
+    'track/s with the counters (median)': `${on.perSecond} (p99 ${on.p99} ms; runs ${on.all})`,
+    'track/s without them (median)': `${off.perSecond} (p99 ${off.p99} ms; runs ${off.all})`,
+    'with / without': Math.round((on.perSecond / off.perSecond) * 100) / 100,
   };
 }
 
