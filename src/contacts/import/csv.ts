@@ -6,12 +6,6 @@ import { parse, type Parser } from 'csv-parse';
 
 export type Delimiter = ',' | ';';
 
-/** A record as the parser hands it over with `info: true`: the cells and how far into the file it ends. */
-export interface CsvRecord {
-  record: string[];
-  info: { bytes: number };
-}
-
 const SNIFF_BYTES = 64 * 1024;
 
 /** The delimiter of the header row: the one of `,` and `;` it uses more often outside quotes. */
@@ -40,12 +34,18 @@ export async function readStart(path: string): Promise<string> {
   }
 }
 
-/** The file's records, streamed: every row is an array of trimmed cells (the header first). */
-export function csvRecords(path: string, delimiter: Delimiter): Parser {
+/** A file being read: its records (arrays of trimmed cells, the header first) and how far reading has got. */
+export interface CsvStream {
+  records: AsyncIterable<string[]> & Parser;
+  /** Bytes read from the file so far (a little ahead of the records handed over). */
+  bytesRead(): number;
+}
+
+/** The file's records, streamed. */
+export function csvRecords(path: string, delimiter: Delimiter): CsvStream {
   const parser = parse({
     bom: true,
     delimiter,
-    info: true,
     // A row with more or fewer cells is the row's problem, reported for it; not the file's.
     relax_column_count: true,
     // A stray quote inside a cell is taken as a character rather than stopping the file.
@@ -56,14 +56,14 @@ export function csvRecords(path: string, delimiter: Delimiter): Parser {
   const source = createReadStream(path);
   source.on('error', (err) => parser.destroy(err));
   parser.on('close', () => source.destroy());
-  return source.pipe(parser);
+  return { records: source.pipe(parser), bytesRead: () => source.bytesRead };
 }
 
 /** The header row, or null for a file without any row. */
 export async function readHeader(path: string, delimiter: Delimiter): Promise<string[] | null> {
-  const records = csvRecords(path, delimiter);
+  const { records } = csvRecords(path, delimiter);
   try {
-    for await (const { record } of records as AsyncIterable<CsvRecord>) return record;
+    for await (const record of records) return record;
     return null;
   } finally {
     records.destroy();

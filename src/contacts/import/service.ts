@@ -14,7 +14,7 @@ import {
   type ContactJobRun,
 } from '../jobs/service.js';
 import type { ContactJob } from '../jobs/store.js';
-import { csvRecords, detectDelimiter, readHeader, readStart, type CsvRecord, type Delimiter } from './csv.js';
+import { csvRecords, detectDelimiter, readHeader, readStart, type Delimiter } from './csv.js';
 import { importFileName, importFilePath, keepUpload, removeFile } from './files.js';
 import { columnsOf, rowOutcome, type Column } from './rows.js';
 import type { Upload } from './upload.js';
@@ -130,12 +130,12 @@ function commitRows(ctx: Ctx, run: ContactJobRun<ImportInput, ImportResult>, col
 async function runImport(ctx: Ctx, run: ContactJobRun<ImportInput, ImportResult>): Promise<void> {
   const path = importFilePath(ctx.config.dataDir, run.job.input.file);
   if (!existsSync(path)) throw new PermanentJobFailure('The uploaded file is no longer in the data directory');
+  const csv = csvRecords(path, run.job.input.delimiter);
   let columns: Column[] | null = null;
   let row = 0;
-  let bytes = 0;
   let batch: PendingRow[] = [];
   try {
-    for await (const { record, info } of csvRecords(path, run.job.input.delimiter) as AsyncIterable<CsvRecord>) {
+    for await (const record of csv.records) {
       row++;
       if (!columns) {
         columns = headerColumns(record);
@@ -143,18 +143,17 @@ async function runImport(ctx: Ctx, run: ContactJobRun<ImportInput, ImportResult>
       }
       if (row - 1 <= run.position) continue; // committed by an earlier run
       batch.push({ row, cells: record });
-      bytes = info.bytes;
       if (batch.length >= BATCH_ROWS) {
-        commitRows(ctx, run, columns, batch, bytes);
+        commitRows(ctx, run, columns, batch, csv.bytesRead());
         batch = [];
         await yieldToEventLoop();
       }
     }
-    if (columns) commitRows(ctx, run, columns, batch, bytes);
+    if (columns) commitRows(ctx, run, columns, batch, csv.bytesRead());
   } catch (err) {
     if (!(err instanceof CsvError)) throw err;
     if (!columns) throw new PermanentJobFailure(`The header row cannot be read: ${err.message}`);
-    commitRows(ctx, run, columns, batch, bytes);
+    commitRows(ctx, run, columns, batch, csv.bytesRead());
     const unreadable = row + 1;
     if (unreadable - 1 > run.position) {
       run.commit(unreadable - 1, 100, (result) => addFailure(result, unreadable, `This row and the rest of the file cannot be read: ${err.message}`));
