@@ -1,3 +1,4 @@
+import type { ActivitySources } from './activity/sources.js';
 import type { Bus } from './bus/bus.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -28,4 +29,6 @@ export interface Ctx {
   usage: Usages;
   /** Counters for GET /metrics (requests, deliveries, inbound mail). */
   metrics: Metrics;
+  /** The sources of the activity feed (filled by the modules). */
+  activity: ActivitySources;
 }

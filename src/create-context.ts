@@ -10,6 +10,7 @@ import type { Db } from './store/db.js';
 import { createComposeThreads } from './threads/compose-threads.js';
 import { createUsages } from './usage/usages.js';
 import { createMetrics } from './metrics/metrics.js';
+import { createActivitySources } from './activity/sources.js';
 
 export interface OwnedContext extends Ctx {
   /** Stops what the context started (its threads); the store stays open. */
@@ -33,6 +34,7 @@ export function createContext(parts: { db: Db; clock: Clock; config: Config; log
     threads,
     usage: createUsages(),
     metrics: createMetrics(),
+    activity: createActivitySources(),
     close: async () => {
       await Promise.all([mailThreads.close(), threads.close()]);
     },

@@ -47,6 +47,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
     module.jobs?.(runner, ctx);
     module.usage?.(ctx.usage);
     for (const reactor of module.reactors?.(ctx) ?? []) ctx.bus.react(reactor);
+    module.activity?.(ctx.activity);
   }
   const delivery = createDelivery({
     dns: cachingDns(ctx.dns, clock),

@@ -1,4 +1,5 @@
 import type { Router } from '@koa/router';
+import type { ActivitySources } from './activity/sources.js';
 import type { Ctx } from './context.js';
 import type { Reactor } from './bus/reactor.js';
 import type { Guards } from './http/guards.js';
@@ -16,4 +17,6 @@ export interface Module {
   usage?(usages: Usages): void;
   /** Its reactors: work recorded in the transaction of an event or a contact write (src/bus/reactor.ts). */
   reactors?(app: Ctx): Reactor[];
+  /** Registers its entries of the activity feed (GET /activity). */
+  activity?(sources: ActivitySources): void;
 }

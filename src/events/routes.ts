@@ -1,8 +1,8 @@
 import { Router } from '@koa/router';
 import { iso } from '../clock.js';
 import type { Ctx } from '../context.js';
-import { badRequest } from '../errors.js';
 import type { Guards } from '../http/guards.js';
+import { timeBound } from '../http/query.js';
 import { projectOf, type ApiContext, type ApiState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { describe } from '../openapi/describe.js';
@@ -18,15 +18,6 @@ const MAX_LIMIT = 500;
 function eventLimit(raw: unknown): number {
   const n = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : DEFAULT_LIMIT;
   return Math.min(Math.max(n, 1), MAX_LIMIT);
-}
-
-/** An ISO 8601 (or epoch ms) query bound; absent is open-ended. */
-function timeBound(raw: unknown, name: string, open: number): number {
-  if (raw === undefined || raw === '') return open;
-  const text = String(raw);
-  const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
-  if (Number.isNaN(ms)) throw badRequest(`"${name}" is not a date`, `Pass an ISO 8601 date-time such as ${new Date(0).toISOString()}`);
-  return ms;
 }
 
 function track(app: Ctx) {

@@ -21,7 +21,8 @@ export function bearerToken(header: string): string | null {
 
 /**
  * Authenticates by key and pins the request to the key's project. `public` routes take only pk_ keys,
- * `secret` routes only sk_ keys. A disabled project may read but not write.
+ * `secret` routes only sk_ keys. A disabled project may read but not write; `access` says whether the
+ * route writes where its method would mislead (a POST that only looks up, a GET that verifies).
  */
 export function requireKey(db: Db, kind: KeyKind, access: Access = 'by-method'): Middleware<ApiState> {
   const wanted = kind === 'public' ? 'a public key (pk_...)' : 'a secret key (sk_...)';

@@ -13,9 +13,10 @@ import { projectOf, type ApiState } from './state.js';
 export interface Guards {
   /**
    * Key check, then the project's rate limit, then the JSON body (read only for authenticated callers).
-   * `access` overrides the method's verdict on whether the route writes (what a disabled project may not do).
+   * `access` overrides the method's verdict on whether the route writes (what a disabled project may
+   * not do); `json: false` leaves the body unread for a route that reads its own (the CSV upload).
    */
-  key(kind: KeyKind, opts?: { bodyLimit?: number; idempotent?: boolean; heavyOver?: number; access?: Access }): Middleware<ApiState>;
+  key(kind: KeyKind, opts?: { bodyLimit?: number; idempotent?: boolean; heavyOver?: number; access?: Access; json?: boolean }): Middleware<ApiState>;
 }
 
 export function createGuards(ctx: Ctx): Guards {
@@ -34,7 +35,8 @@ export function createGuards(ctx: Ctx): Guards {
     key: (kind, opts = {}) => {
       const bodyLimit = opts.bodyLimit ?? MB;
       const reader = opts.heavyOver ? jsonBody(bodyLimit, { over: opts.heavyOver, gate: heavyGate }) : body(bodyLimit);
-      const chain = [keyCheck(kind, opts.access ?? 'by-method'), limit, reader];
+      const chain = [keyCheck(kind, opts.access ?? 'by-method'), limit];
+      if (opts.json !== false) chain.push(reader);
       if (opts.idempotent) chain.push(idem);
       return markGuard(compose(chain), { kind, idempotent: !!opts.idempotent });
     },

@@ -1,5 +1,6 @@
 import { Ajv, type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
+import { isEmailAddress, parseEmailAddress } from '../addresses/email.js';
 import { validationFailed, type FieldError } from '../errors.js';
 import { listAssets, readAsset } from '../runtime/assets.js';
 
@@ -10,6 +11,24 @@ const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTy
 addFormats(ajv);
 /** A schema's own wording for its failure, used instead of ajv's generic message. */
 ajv.addKeyword({ keyword: 'x-error', schemaType: 'string' });
+/** Email fields accept internationalised domains (the format ajv-formats has is ASCII only). */
+ajv.addFormat('email', isEmailAddress);
+/**
+ * Rewrites a valid address to the form the API stores: an internationalised domain in punycode.
+ * Anything else is left for the other keywords to judge (lookups take any string).
+ */
+ajv.addKeyword({
+  keyword: 'x-ascii-domain',
+  type: 'string',
+  schemaType: 'boolean',
+  modifying: true,
+  errors: false,
+  validate: (enabled: boolean, data: string, _schema?: unknown, where?: { parentData: Record<string | number, unknown>; parentDataProperty: string | number }) => {
+    const parsed = enabled ? parseEmailAddress(data) : null;
+    if (parsed && where) where.parentData[where.parentDataProperty] = parsed.address;
+    return true;
+  },
+});
 
 const compiled = new Map<string, ValidateFunction>();
 
