@@ -24,6 +24,7 @@ import { sendRoutes } from './send/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { trackingRoutes } from './tracking/routes.js';
 import { verifyRoutes } from './verify/routes.js';
+import { workflowActivity } from './workflows/activity.js';
 import { workflowJobs } from './workflows/jobs.js';
 import { workflowRoutes } from './workflows/routes.js';
 import { workflowTriggers } from './workflows/triggers.js';
@@ -47,5 +48,5 @@ export const MODULES: Module[] = [
   { jobs: inboundJobs },
   { jobs: idempotencyJobs },
   { routes: segmentRoutes, jobs: segmentJobs, usage: segmentUsage, reactors: segmentReactors },
-  { routes: workflowRoutes, jobs: workflowJobs, usage: workflowUsage, reactors: (ctx) => [workflowTriggers(ctx).reactor] },
+  { routes: workflowRoutes, jobs: workflowJobs, usage: workflowUsage, reactors: (ctx) => [workflowTriggers(ctx).reactor], activity: workflowActivity },
 ];

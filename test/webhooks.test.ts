@@ -103,7 +103,12 @@ test('5xx and network errors are retried with backoff; a 4xx fails the execution
   const failedAtOnce = await onlyExecution(d, gone, ['FAILED']);
   assert.match(failedAtOnce.error, '410');
   assert.is(hooks.requests.filter((r) => r.path === '/gone').length, 1);
-  for (let i = 0; i < 3; i++) await env.advance(120_000);
+  // each retry is due a backoff after its attempt ends: move the clock on until both have settled
+  await eventually(async () => {
+    const settled = (await onlyExecution(d, broken, ['RUNNING', 'FAILED'])).status === 'FAILED' && (await onlyExecution(d, flaky, ['RUNNING', 'COMPLETED'])).status === 'COMPLETED';
+    if (!settled) await env.advance(120_000);
+    return settled;
+  }, 20_000, 'retries settled');
   await onlyExecution(d, flaky, ['COMPLETED']);
   assert.is(calls, 3);
   const failed = await onlyExecution(d, broken, ['FAILED']);

@@ -1,16 +1,16 @@
 // What is known about a mail domain without asking DNS: disposable, free-mail, forwarding.
-import { createRequire } from 'node:module';
 import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
-
-const require = createRequire(import.meta.url);
+// JSON imports (not a require at run time) so the single executable's bundle carries the lists.
+import allProviders from 'email-providers/all.json' with { type: 'json' };
+import commonProviders from 'email-providers/common.json' with { type: 'json' };
 
 /** Disposable-address services: the community list (disposable-email-domains), kept by its package. */
 const DISPOSABLE = disposableEmailBlocklistSet();
 
 /** Free-mail providers (the email-providers package, goware's list); disposable ones are not counted as personal. */
-const FREE_MAIL = new Set((require('email-providers/all.json') as string[]).filter((d) => !DISPOSABLE.has(d)));
+const FREE_MAIL = new Set((allProviders as string[]).filter((d) => !DISPOSABLE.has(d)));
 /** The popular ones (Majestic rank under 100,000): real names, unlike some typo domains the full list holds. */
-const POPULAR_MAIL = new Set(require('email-providers/common.json') as string[]);
+const POPULAR_MAIL = new Set(commonProviders as string[]);
 
 /**
  * Forwarding (alias) services: the address hides a mailbox elsewhere. No maintained package lists

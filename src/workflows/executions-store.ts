@@ -224,3 +224,17 @@ export function activeExecutions(db: Db, workflowId: string): { id: string; seq:
 export function countActiveForCampaign(db: Db, campaignId: string): number {
   return (sql(db, `SELECT COUNT(*) AS n FROM workflow_executions WHERE campaign_id = ? AND status IN ('RUNNING', 'WAITING')`).get(campaignId) as { n: number }).n;
 }
+
+/** Executions of the project newest first (by start, then rowid), older than the bound: the activity feed's page. */
+export function executionsPage(
+  db: Db,
+  q: { projectId: string; contactId: string | null; before: { at: number; key: number }; from: number; to: number; limit: number },
+): { key: number; id: string; workflowId: string; contactId: string | null; status: ExecutionStatus; startedAt: number }[] {
+  const contact = q.contactId === null ? '' : 'AND contact_id = @contactId';
+  return sql(
+    db,
+    `SELECT rowid AS key, id, workflow_id AS workflowId, contact_id AS contactId, status, started_at AS startedAt FROM workflow_executions
+     WHERE project_id = @projectId ${contact} AND started_at BETWEEN @from AND @to AND (started_at < @at OR (started_at = @at AND rowid < @key))
+     ORDER BY started_at DESC, rowid DESC LIMIT @limit`,
+  ).all({ projectId: q.projectId, contactId: q.contactId, from: q.from, to: q.to, at: q.before.at, key: q.before.key, limit: q.limit }) as ReturnType<typeof executionsPage>;
+}

@@ -31,7 +31,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'POST', path: '/users/@me/projects/:projectId/regenerate-keys', key: 'secret' },
   { method: 'POST', path: '/v1/send', key: 'secret' },
   { method: 'POST', path: '/v1/track', key: 'public' },
-  { method: 'POST', path: '/v1/verify', key: 'secret' },
+  { method: 'POST', path: '/v1/verify', key: 'secret', access: 'read' },
   { method: 'GET', path: '/activity', key: 'secret' },
   { method: 'GET', path: '/activity/stats', key: 'secret' },
   { method: 'POST', path: '/events/track', key: 'secret' },

@@ -79,3 +79,7 @@ CREATE TABLE workflow_step_runs (
 
 -- The per-project secret that signs webhook requests (X-Postmill-Signature).
 ALTER TABLE projects ADD COLUMN webhook_secret TEXT;
+
+-- The activity feed reads executions newest first, per project and per contact.
+CREATE INDEX workflow_executions_activity ON workflow_executions(project_id, started_at);
+CREATE INDEX workflow_executions_contact_activity ON workflow_executions(project_id, contact_id, started_at);
