@@ -64,22 +64,29 @@ const ELEMENT: Operand = { type: raw('j.type'), value: raw('j.value') };
 const numeric = (o: Operand): Sql =>
   q`(CASE ${o.type} WHEN 'integer' THEN ${o.value} WHEN 'real' THEN ${o.value} WHEN 'text' THEN (CASE WHEN json_valid(${o.value}) AND json_type(${o.value}) IN ('integer', 'real') THEN json_extract(${o.value}, '$') END) END)`;
 
-/** The ms of a text that is a date (values.ts dateValue: the same prefix, then SQLite's grammar), else NULL. */
+/** The ms of a text that is a date (values.ts dateValue: the same prefix, then SQLite's grammar), else NULL. No number, boolean or JSON text has that prefix. */
 const date = (o: Operand): Sql =>
-  q`(CASE WHEN ${o.type} = 'text' AND ${o.value} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' THEN CAST(round(unixepoch(${o.value}, 'subsec') * 1000) AS INTEGER) END)`;
+  q`(CASE WHEN ${o.value} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' THEN CAST(round(unixepoch(${o.value}, 'subsec') * 1000) AS INTEGER) END)`;
 
+// In each test the value is compared first and its type asked only where the comparison alone
+// could be fooled: SQLite orders every number before every text, so a number (or a boolean, which
+// json_extract answers as 1 or 0) never equals a text. The cheap rejection runs on every row, the
+// second JSON call only on the few that pass it.
 function equals(o: Operand, expected: Expected): Sql {
   switch (expected.type) {
     case 'number':
       return q`${numeric(o)} = ${expected.number}`;
     case 'string': {
-      const text = q`(${o.type} = 'text' AND lower(${o.value}) = ${expected.folded})`;
-      return expected.number === null ? text : q`(${text} OR (${o.type} IN ('integer', 'real') AND ${o.value} = ${expected.number}))`;
+      // Only an array or object (JSON text) could pass for a text that starts like one.
+      const text = /^[[{]/.test(expected.folded)
+        ? q`(${o.value} = ${expected.folded} COLLATE NOCASE AND ${o.type} = 'text')`
+        : q`${o.value} = ${expected.folded} COLLATE NOCASE`;
+      return expected.number === null ? text : q`(${text} OR (${o.value} = ${expected.number} AND ${o.type} IN ('integer', 'real')))`;
     }
     case 'boolean':
       return q`${o.type} = ${raw(expected.value ? "'true'" : "'false'")}`;
     case 'json':
-      return q`(${o.type} IN ('array', 'object') AND ${o.value} = ${expected.text})`;
+      return q`(${o.value} = ${expected.text} AND ${o.type} IN ('array', 'object'))`;
   }
 }
 
@@ -91,7 +98,7 @@ function dataTest(path: string[], test: DataTest, now: number): Sql {
     case 'equals':
       return equals(o, test.expected);
     case 'contains':
-      return q`((${o.type} = 'text' AND instr(lower(${o.value}), ${test.folded}) > 0) OR (${o.type} = 'array' AND EXISTS (SELECT 1 FROM json_each(c.data, ${jsonPath(path)}) j WHERE ${equals(ELEMENT, test.element)})))`;
+      return q`((instr(lower(${o.value}), ${test.folded}) > 0 AND ${o.type} = 'text') OR (${o.type} = 'array' AND EXISTS (SELECT 1 FROM json_each(c.data, ${jsonPath(path)}) j WHERE ${equals(ELEMENT, test.element)})))`;
     case 'compare':
       return q`${test.mode === 'number' ? numeric(o) : date(o)} ${COMPARE[test.comparison]} ${boundAt(test.bound, now)}`;
   }
@@ -104,6 +111,30 @@ function eventWindow(since: Bound | undefined, before: Bound | undefined, now: n
   return join(parts, '');
 }
 
+/**
+ * What a test costs per contact: a column, a probe of a set built once (scan), JSON functions, an
+ * index lookup per contact (seek). ANDed tests run cheapest first, so the costly ones see only the
+ * contacts the cheap ones let through; the answer is the same in any order.
+ */
+function cost(p: Predicate, shape: Shape): number {
+  switch (p.kind) {
+    case 'and':
+    case 'or':
+      return Math.max(...p.of.map((x) => cost(x, shape)));
+    case 'not':
+      return cost(p.of, shape);
+    case 'data':
+      return 2;
+    case 'event':
+    case 'member':
+      return shape === 'scan' ? 1 : 3;
+    default:
+      return 0;
+  }
+}
+
+const cheapestFirst = (parts: Predicate[], shape: Shape) => [...parts].sort((a, b) => cost(a, shape) - cost(b, shape));
+
 /** The predicate as a WHERE fragment over `contacts c` (the caller adds the project scope on c). */
 export function whereOf(p: Predicate, opts: CompileOptions): Sql {
   const { now, projectId, shape } = opts;
@@ -113,7 +144,7 @@ export function whereOf(p: Predicate, opts: CompileOptions): Sql {
     case 'none':
       return raw('0');
     case 'and':
-      return q`(${join(p.of.map((q) => whereOf(q, opts)), ' AND ')})`;
+      return q`(${join(cheapestFirst(p.of, shape).map((x) => whereOf(x, opts)), ' AND ')})`;
     case 'or':
       return q`(${join(p.of.map((q) => whereOf(q, opts)), ' OR ')})`;
     case 'not':
@@ -170,15 +201,16 @@ export function walkMatching(db: Db, p: Predicate, opts: Omit<CompileOptions, 's
   };
 }
 
-/** Of the project's contacts with ids in (afterId, upToId], those that match: what compute diffs one batch against. */
-export interface RangeMatcher {
-  idsIn(afterId: string, upToId: string): string[];
+/** Ids of every matching contact of the project, read as a stream (compute's snapshot). */
+export function matchingIds(db: Db, p: Predicate, opts: Omit<CompileOptions, 'shape'>): IterableIterator<string> {
+  const query = q`SELECT c.id FROM contacts c WHERE c.project_id = ${opts.projectId} AND ${whereOf(p, { ...opts, shape: 'scan' })}`;
+  return db.prepare(query.text).pluck().iterate(...query.params) as IterableIterator<string>;
 }
 
-export function rangeMatcher(db: Db, p: Predicate, opts: Omit<CompileOptions, 'shape'>): RangeMatcher {
-  const where = whereOf(p, { ...opts, shape: 'seek' });
-  const statement = db.prepare(`SELECT c.id FROM contacts c WHERE c.project_id = ? AND c.id > ? AND c.id <= ? AND ${where.text}`).pluck();
-  return { idsIn: (afterId, upToId) => statement.all(opts.projectId, afterId, upToId, ...where.params) as string[] };
+/** Of these contact ids, those of the project that match now. */
+export function matchingAmong(db: Db, p: Predicate, opts: Omit<CompileOptions, 'shape'>, ids: readonly string[]): Set<string> {
+  const query = q`SELECT c.id FROM contacts c WHERE c.project_id = ${opts.projectId} AND c.id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND ${whereOf(p, { ...opts, shape: 'seek' })}`;
+  return new Set(db.prepare(query.text).pluck().all(...query.params) as string[]);
 }
 
 /** Everything a predicate may ask of one contact: its event spans for `eventNames` and its static segment rows. */
