@@ -378,8 +378,9 @@ send('subscribed: new contacts default to false, true subscribes (contact.subscr
   assert.is((await contactOf('sub@example.test')).subscribed, true);
   await d.request('POST', '/v1/send', { to: 'sub@example.test', subject: 's', body: 'b', from: 'hello@acme.test', subscribed: false });
   assert.is((await contactOf('sub@example.test')).subscribed, false);
+  // Deliveries to the sink may land in between: they are not what this test is about.
   const names = (await d.request('GET', `/events/contact/${contact.id}`)).body.data.map((e: { name: string }) => e.name).reverse();
-  assert.equal(names, ['email.sent', 'email.sent', 'contact.unsubscribed', 'email.sent']);
+  assert.equal(names.filter((n: string) => n !== 'email.delivery'), ['email.sent', 'email.sent', 'contact.unsubscribed', 'email.sent']);
 });
 
 send('MARKETING or HEADLESS content to an unsubscribed contact is 400 with a suggestion and writes nothing; TRANSACTIONAL sends', async () => {
