@@ -6,6 +6,7 @@ import type { JobQueue } from './jobs/queue.js';
 import type { Logger } from './log.js';
 import type { MailThreads } from './mail/threads/pool.js';
 import type { Db } from './store/db.js';
+import type { Reader } from './store/reader.js';
 import type { Usages } from './usage/usages.js';
 
 /** What services work with: the store, the event bus, the job queue, time, DNS and configuration. No HTTP. */
@@ -22,4 +23,6 @@ export interface Ctx {
   mailThreads: MailThreads;
   /** Where fields, event names and templates are referenced (filled by the modules). */
   usage: Usages;
+  /** Long reads (filter counts over every contact) on a thread of their own; the daemon starts one, tools and tests without it read inline (`readerOf`). */
+  reader?: Reader;
 }

@@ -21,6 +21,7 @@ import { createDns } from './dns/resolver.js';
 import { ensureDefaultProject, type ProjectKeys } from './projects/service.js';
 import { startCheckpointer } from './store/checkpointer.js';
 import { openStore, storeFile } from './store/db.js';
+import { startReader } from './store/reader.js';
 import { MODULES } from './modules.js';
 import { createUsages } from './usage/usages.js';
 
@@ -51,7 +52,8 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   const bus = createBus(db, clock, log);
   const jobs = new JobQueue(db, clock);
   const mailThreads = createMailThreads();
-  const ctx: Ctx = { db, bus, jobs, clock, config, log, dns: createDns(config.dns.servers), mailThreads, usage: createUsages() };
+  const reader = startReader(storeFile(config.dataDir));
+  const ctx: Ctx = { db, bus, jobs, clock, config, log, dns: createDns(config.dns.servers), mailThreads, usage: createUsages(), reader };
   loadSchemas();
 
   const createdProject = ensureDefaultProject(db, clock);
@@ -112,6 +114,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
         server.closeAllConnections();
         await checkpointer.stop();
         await mailThreads.close();
+        await reader.stop();
         db.close();
       },
     };
@@ -120,6 +123,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
     await inbound?.close();
     await delivery.close();
     await mailThreads.close();
+    await reader.stop();
     db.close();
     throw err;
   }

@@ -4,6 +4,7 @@
 // the text is made of fixed pieces chosen by the predicate's shape.
 import { CONTACT_COLUMNS, toContact, type Contact, type ContactRow } from '../contacts/store.js';
 import { sql, type Db } from '../store/db.js';
+import type { Reader } from '../store/reader.js';
 import type { ContactFacts, EventSpan } from './evaluate.js';
 import { boundAt, type Bound, type Comparison, type DataTest, type Expected, type Predicate } from './predicate.js';
 
@@ -175,10 +176,10 @@ export function whereOf(p: Predicate, opts: CompileOptions): Sql {
 // Each condition makes its own SQL text: statements are prepared per call (not through the
 // connection's statement cache, which would grow with every condition ever asked).
 
-/** How many contacts of the project match. */
-export function countMatching(db: Db, p: Predicate, opts: Omit<CompileOptions, 'shape'>): number {
+/** How many contacts of the project match (a read of every contact: through the reader thread). */
+export async function countMatching(reader: Reader, p: Predicate, opts: Omit<CompileOptions, 'shape'>): Promise<number> {
   const query = q`SELECT COUNT(*) AS n FROM contacts c WHERE c.project_id = ${opts.projectId} AND ${whereOf(p, { ...opts, shape: 'scan' })}`;
-  return (db.prepare(query.text).get(...query.params) as { n: number }).n;
+  return (await reader.get<{ n: number }>(query.text, query.params))!.n;
 }
 
 /** One page of matching contacts, newest first. */
@@ -201,10 +202,10 @@ export function walkMatching(db: Db, p: Predicate, opts: Omit<CompileOptions, 's
   };
 }
 
-/** Ids of every matching contact of the project, read as a stream (compute's snapshot). */
-export function matchingIds(db: Db, p: Predicate, opts: Omit<CompileOptions, 'shape'>): IterableIterator<string> {
+/** Ids of every matching contact of the project (compute's snapshot; through the reader thread). */
+export function matchingIds(reader: Reader, p: Predicate, opts: Omit<CompileOptions, 'shape'>): Promise<string[]> {
   const query = q`SELECT c.id FROM contacts c WHERE c.project_id = ${opts.projectId} AND ${whereOf(p, { ...opts, shape: 'scan' })}`;
-  return db.prepare(query.text).pluck().iterate(...query.params) as IterableIterator<string>;
+  return reader.column<string>(query.text, query.params);
 }
 
 /** Of these contact ids, those of the project that match now. */

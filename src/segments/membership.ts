@@ -8,6 +8,7 @@ import { evaluate } from '../filters/evaluate.js';
 import type { ContactFilter } from '../filters/engine.js';
 import { loadContactFacts, matchingAmong, matchingIds } from '../filters/sqlite.js';
 import { segmentEventName } from '../events/catalogue.js';
+import { readerOf } from '../store/reader.js';
 import { projectSegments } from './catalog.js';
 import { countMembers, deleteMembers, findSegment, insertMembers, memberIds, recordCount, type Segment } from './store.js';
 
@@ -67,11 +68,9 @@ export interface ComputeResult {
 export async function computeMembership(ctx: Ctx, segment: Segment, filter: ContactFilter): Promise<ComputeResult> {
   const { projectId } = segment;
   const opts = { projectId, now: ctx.clock.now() };
+  const matching = await matchingIds(readerOf(ctx), filter.predicate, opts);
   const leaving = new Set(memberIds(ctx.db, projectId, segment.id));
-  const entering: string[] = [];
-  for (const id of matchingIds(ctx.db, filter.predicate, opts)) {
-    if (!leaving.delete(id)) entering.push(id);
-  }
+  const entering = matching.filter((id) => !leaving.delete(id));
   const result: ComputeResult = { added: 0, removed: 0, total: 0 };
   // In id order, the rows of one batch land on neighbouring pages of the indexes keyed by contact.
   const apply = async (unordered: string[], enter: boolean) => {
