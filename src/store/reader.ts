@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Db } from './db.js';
 import type { ReadAnswer, ReadRequest } from './reader-worker.js';
+import { stopWorker } from './stop-worker.js';
 
 /** Long read-only statements, answered off the main thread (committed data, as any read outside a transaction sees). */
 export interface Reader {
@@ -35,15 +36,7 @@ export function startReader(file: string): Reader {
   return {
     get: (text, params) => ask(text, params, false) as Promise<never>,
     column: (text, params) => ask(text, params, true) as Promise<never>,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        const force = setTimeout(() => void worker.terminate(), 2000);
-        worker.once('exit', () => {
-          clearTimeout(force);
-          resolve();
-        });
-        worker.postMessage('stop');
-      }),
+    stop: () => stopWorker(worker),
   };
 }
 
