@@ -61,9 +61,9 @@ export function segmentRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     ctx.status = 204;
   });
 
-  router.get('/segments/:id/contacts', secret, (ctx) => {
+  router.get('/segments/:id/contacts', secret, async (ctx) => {
     const { page, pageSize, offset } = pageParams(ctx.query);
-    const found = segmentContacts(app, projectOf(ctx).id, ctx.params.id!, { offset, limit: pageSize });
+    const found = await segmentContacts(app, projectOf(ctx).id, ctx.params.id!, { offset, limit: pageSize });
     ctx.body = pageResult(found.contacts.map(presentContact), found.total, page, pageSize);
   });
 
@@ -81,8 +81,8 @@ export function segmentRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     ctx.body = await computeSegment(app, projectOf(ctx).id, ctx.params.id!);
   });
 
-  router.post('/segments/:id/refresh', secret, (ctx) => {
-    ctx.body = refreshSegment(app, projectOf(ctx).id, ctx.params.id!);
+  router.post('/segments/:id/refresh', secret, async (ctx) => {
+    ctx.body = await refreshSegment(app, projectOf(ctx).id, ctx.params.id!);
   });
 
   return router;
