@@ -31,6 +31,8 @@ export interface Config {
     perDomainConcurrency: number;
     /** Deliveries started per minute per project; 0 is no throttle. */
     throttlePerMinute: number;
+    /** Bulk (campaign) deliveries started per second per project; 0 is no limit. Transactional mail is never held by it. */
+    bulkPerSecond: number;
   };
   adminToken: string | null;
   webhooks: { allowPrivate: boolean };
@@ -70,6 +72,7 @@ const KEYS: { path: string; env: string; kind: Kind; def: unknown; oneOf?: strin
   { path: 'delivery.concurrency', env: 'POSTMILL_DELIVERY_CONCURRENCY', kind: 'count', def: 50 },
   { path: 'delivery.perDomainConcurrency', env: 'POSTMILL_DELIVERY_PER_DOMAIN_CONCURRENCY', kind: 'count', def: 5 },
   { path: 'delivery.throttlePerMinute', env: 'POSTMILL_DELIVERY_THROTTLE_PER_MINUTE', kind: 'count', def: 0 },
+  { path: 'delivery.bulkPerSecond', env: 'POSTMILL_DELIVERY_BULK_PER_SECOND', kind: 'count', def: 0 },
   { path: 'adminToken', env: 'POSTMILL_ADMIN_TOKEN', kind: 'nullableString', def: null },
   { path: 'scanners.spamd', env: 'POSTMILL_SCANNERS_SPAMD', kind: 'nullableString', def: null },
   { path: 'scanners.clamd', env: 'POSTMILL_SCANNERS_CLAMD', kind: 'nullableString', def: null },

@@ -75,6 +75,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
       throttle: new SendThrottle(clock, config.delivery.throttlePerMinute),
       concurrency: config.delivery.concurrency,
       maxAgeMs: config.delivery.maxAge * 1000,
+      bulkPerSecond: config.delivery.bulkPerSecond,
     }),
   );
 

@@ -2,9 +2,9 @@ import { domainToASCII } from 'node:url';
 import type { Dns } from '../../dns/resolver.js';
 import type { Attempt } from './attempt.js';
 import { createKeyedLimiter } from './keyed-limiter.js';
-import { createSmtpPools, type WireMessage } from './pools.js';
+import { createSmtpConnections, type WireMessage } from './connections.js';
 import { resolveRoute } from './route.js';
-import { mxTarget, relayTarget, sendVia, type SmtpTarget, type SmtpTimeouts } from './transport.js';
+import { mxTarget, relayTarget, type SmtpTarget, type SmtpTimeouts } from './transport.js';
 
 export interface DeliveryTimeouts extends SmtpTimeouts {
   /** A host's pooled connections are closed after this long without a message. */
@@ -32,6 +32,8 @@ export interface OutboundMessage {
   to: string;
   /** The finished message, DKIM signature included; sent as is. */
   raw: Buffer;
+  /** Bulk (campaign) mail waits behind transactional mail for a place at its destination. */
+  bulk?: boolean;
 }
 
 /**
@@ -54,6 +56,11 @@ export interface Delivery {
 
 const DEFAULT_TIMEOUTS: DeliveryTimeouts = { connectMs: 30_000, greetingMs: 60_000, socketMs: 300_000, idleMs: 30_000 };
 const DEFAULT_PER_DOMAIN_CONCURRENCY = 5;
+/** Kept small: receiving servers throttle clients that open many sessions. */
+const SESSIONS_PER_HOST = 3;
+const MESSAGES_PER_SESSION = 100;
+const TRANSACTIONAL_PRIORITY = 1;
+const BULK_PRIORITY = 0;
 /** Addresses tried per delivery, over all MX hosts (Postfix's smtp_mx_address_limit). */
 const MAX_ADDRESSES = 5;
 
@@ -91,7 +98,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
   if (mode === 'relay' && !relay) throw new Error('delivery.relay is required in relay mode');
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const relayTargets = mode === 'relay' && relay ? [relayTarget(relay, hostname, timeouts)] : null;
-  const pools = createSmtpPools(timeouts.idleMs);
+  const connections = createSmtpConnections({ perHost: SESSIONS_PER_HOST, messagesPerSession: MESSAGES_PER_SESSION, idleMs: timeouts.idleMs });
   const limiter = createKeyedLimiter(options.perDomainConcurrency ?? DEFAULT_PER_DOMAIN_CONCURRENCY);
 
   async function targetsFor(domain: string): Promise<SmtpTarget[] | DeliveryResult> {
@@ -111,7 +118,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     const targets = await targetsFor(domain);
     if (!Array.isArray(targets)) return targets;
     const wire: WireMessage = { envelope: { from: message.from, to: [message.to] }, raw: message.raw };
-    return tryInOrder(targets, (target) => sendVia(pools, target, wire));
+    return tryInOrder(targets, (target) => connections.send(target, wire));
   }
 
   let closed = false;
@@ -122,11 +129,11 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       if (!domain) {
         return { status: 'bounced', code: null, enhancedCode: '5.1.3', response: `invalid recipient address ${message.to}`, host: null };
       }
-      return limiter.run(domain, () => deliverTo(domain, message));
+      return limiter.run(domain, () => deliverTo(domain, message), message.bulk ? BULK_PRIORITY : TRANSACTIONAL_PRIORITY);
     },
     async close() {
       closed = true;
-      pools.close();
+      connections.close();
     },
   };
 }
