@@ -28,6 +28,9 @@ export interface DeliveryJobOptions {
   bulkPerSecond?: number;
 }
 
+/** Deliveries claimed (and finished ones written) together once this many places are free. */
+const CLAIM_BATCH = 16;
+
 /** The share of `delivery.concurrency` bulk mail may hold: the rest stays free for transactional mail. */
 export const bulkShare = (concurrency: number) => Math.max(1, concurrency - Math.ceil(concurrency / 5));
 
@@ -85,6 +88,7 @@ export function deliveryJob(ctx: Ctx, opts: DeliveryJobOptions): JobHandler<Deli
   return {
     concurrency: opts.concurrency,
     bulkConcurrency: bulkShare(opts.concurrency),
+    claimBatch: CLAIM_BATCH,
     async run(job) {
       const stored = job.projectId ? findDelivery(ctx.db, job.projectId, job.payload.emailId) : null;
       if (!stored || FINAL.has(stored.email.status)) return;

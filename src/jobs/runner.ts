@@ -13,10 +13,19 @@ export interface JobHandler<P = unknown> {
   concurrency: number;
   /** At most this many bulk-lane jobs at once (default: all of `concurrency`); the rest stays free for the transactional lane. */
   bulkConcurrency?: number;
+  /**
+   * Claim once this many places are free (default 1), or when a place has been free for
+   * CLAIM_WAIT_MS: busy kinds claim, and write what became of their finished jobs, in batches.
+   */
+  claimBatch?: number;
   run(job: Job<P>): Promise<Reschedule | void>;
 }
 
 const LEASE_MS = 10 * 60_000;
+/** The longest a free place waits for others to free up before it is claimed for alone. */
+const CLAIM_WAIT_MS = 20;
+/** Finished jobs whose rows wait for the next claim; past this many they are written at once. */
+const MAX_SETTLED = 256;
 /** The longest sleep: a safety net for clock shifts and work enqueued by other processes. */
 const MAX_SLEEP_MS = 30_000;
 
@@ -28,8 +37,10 @@ const MAX_SLEEP_MS = 30_000;
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly running = new Map<string, { all: number; bulk: number }>();
-  /** Row updates of finished jobs, written by the next pass. */
+  /** Row updates of finished jobs, written with the next claims. */
   private settled: (() => void)[] = [];
+  /** Kinds waiting for more free places (claimBatch), with the timer that ends the wait. */
+  private readonly batching = new Map<string, NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   /** When the timer fires: the earliest future run_at known, found by the last full pass or told since. */
@@ -81,6 +92,7 @@ export class JobRunner {
   async stop(timeoutMs: number): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    for (const timer of this.batching.values()) clearTimeout(timer);
     const deadline = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
     await Promise.race([Promise.allSettled([...this.inFlight]).then(() => undefined), deadline]);
     this.queue.batch(() => this.writeSettled());
@@ -95,21 +107,52 @@ export class JobRunner {
     this.dirty.clear();
     // One instant for the pass: a job claimed as not yet due is then found as the next future one.
     const now = this.clock.now();
+    this.claim(
+      kinds.filter((kind) => this.mayClaim(kind)),
+      now,
+    );
+    // Only a full pass looks for the next future job; in between, future jobs announce themselves (expect).
+    if (full) this.armTimer(now);
+  }
+
+  /** One transaction: the rows of finished jobs, then the claims for `kinds`; launches what was claimed. */
+  private claim(kinds: string[], now: number): void {
+    if (kinds.length === 0 && this.settled.length < MAX_SETTLED) return;
     const claimed: Job[] = [];
     this.queue.batch(() => {
       this.writeSettled();
       for (const kind of kinds) {
-        const handler = this.handlers.get(kind);
-        const running = this.running.get(kind);
-        if (!handler || !running) continue;
+        const handler = this.handlers.get(kind)!;
+        const running = this.running.get(kind)!;
         const free = handler.concurrency - running.all;
         const bulkFree = Math.max((handler.bulkConcurrency ?? handler.concurrency) - running.bulk, 0);
         if (free > 0) claimed.push(...this.queue.claim(kind, free, LEASE_MS, now, bulkFree));
       }
     });
     for (const job of claimed) this.launch(job);
-    // Only a full pass looks for the next future job; in between, future jobs announce themselves (expect).
-    if (full) this.armTimer(now);
+  }
+
+  /** Whether to claim for `kind` now: enough places are free, or a free place has waited CLAIM_WAIT_MS for others. */
+  private mayClaim(kind: string): boolean {
+    const handler = this.handlers.get(kind);
+    const running = this.running.get(kind);
+    if (!handler || !running) return false;
+    const free = handler.concurrency - running.all;
+    if (free <= 0) return false;
+    if (free >= Math.min(handler.claimBatch ?? 1, handler.concurrency)) {
+      clearTimeout(this.batching.get(kind));
+      this.batching.delete(kind);
+      return true;
+    }
+    if (!this.batching.has(kind)) {
+      const timer = setTimeout(() => {
+        this.batching.delete(kind);
+        if (!this.stopped) this.claim([kind], this.clock.now());
+      }, CLAIM_WAIT_MS);
+      timer.unref();
+      this.batching.set(kind, timer);
+    }
+    return false;
   }
 
   private writeSettled(): void {

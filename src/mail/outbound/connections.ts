@@ -50,6 +50,22 @@ const REFUSED = new Set(['EENVELOPE', 'EMESSAGE']);
 
 const asError = (err: unknown): NodemailerError => err as NodemailerError;
 
+/**
+ * SMTPConnection pipes each message into its socket as two writes, the (dot-stuffed) message and
+ * then the final `.` line: two system calls, on loopback each a trip through the receiver's TCP
+ * stack. Corking the socket from the moment the message is piped in until the next turn sends
+ * them as one. `_socket` (the session's socket, after STARTTLS the TLS one) is public API in
+ * nodemailer's typings; 'pipe' is the standard Writable event.
+ */
+function coalesceMessageWrites(connection: SMTPConnection): void {
+  const socket = connection._socket;
+  if (!socket) return;
+  socket.on('pipe', () => {
+    socket.cork();
+    setImmediate(() => socket.uncork());
+  });
+}
+
 export function createSmtpConnections(limits: SessionLimits): SmtpConnections {
   const hosts = new Map<string, Host>();
   let closed = false;
@@ -92,6 +108,7 @@ export function createSmtpConnections(limits: SessionLimits): SmtpConnections {
         settle(Object.assign(new Error('Connection closed before the session was ready'), { code: 'ECONNECTION' }) as NodemailerError);
       });
       connection.connect((err) => {
+        if (!err) coalesceMessageWrites(connection);
         // as nodemailer's own transports do: credentials only go to a server that offers AUTH
         if (err || !target.auth || !connection.allowsAuth) return settle(err);
         connection.login(target.auth, (loginErr) => settle(loginErr ?? undefined));
