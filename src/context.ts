@@ -5,6 +5,7 @@ import type { Dns } from './dns/resolver.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Logger } from './log.js';
 import type { MailThreads } from './mail/threads/pool.js';
+import type { ComposeThreads } from './threads/compose-threads.js';
 import type { Db } from './store/db.js';
 import type { Usages } from './usage/usages.js';
 
@@ -18,8 +19,10 @@ export interface Ctx {
   log: Logger;
   /** The one resolver (`dns.servers`) for MX, TXT, A, NS lookups. */
   dns: Dns;
-  /** MIME composition off the main thread. */
+  /** DKIM signing off the main thread. */
   mailThreads: MailThreads;
+  /** Message composition (and heavy request parsing) off the main thread. */
+  threads: ComposeThreads;
   /** Where fields, event names and templates are referenced (filled by the modules). */
   usage: Usages;
 }

@@ -1,31 +1,26 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createBus } from './bus/bus.js';
 import { ShiftableClock } from './clock.js';
 import type { Config } from './config.js';
-import type { Ctx } from './context.js';
 import { createHttpApp } from './http/app.js';
 import { savedClockOffset, testHookRoutes } from './http/test-hooks.js';
 import { loadSchemas } from './http/validate.js';
 import { startInbound, type InboundListener } from './inbound/listener.js';
-import { JobQueue } from './jobs/queue.js';
 import { JobRunner } from './jobs/runner.js';
 import { createLogger } from './log.js';
 import { DELIVER_JOB } from './emails/service.js';
 import { deliveryJob } from './delivery/job.js';
 import { SendThrottle } from './delivery/throttle.js';
-import { createMailThreads } from './mail/threads/pool.js';
 import { createDelivery } from './mail/outbound/deliver.js';
 import { cachingDns } from './dns/cache.js';
-import { createDns } from './dns/resolver.js';
 import { ensureDefaultProject, type ProjectKeys } from './projects/service.js';
 import { startCheckpointer } from './store/checkpointer.js';
 import { openStore, storeFile } from './store/db.js';
 import { MODULES } from './modules.js';
-import { createUsages } from './usage/usages.js';
+import { createContext, type OwnedContext } from './create-context.js';
 
 export interface Daemon {
-  ctx: Ctx;
+  ctx: OwnedContext;
   http: string;
   smtp: string;
   /** Keys of the `default` project when this start created it (shown once). */
@@ -48,14 +43,11 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   const log = createLogger(config.log.level);
   const db = openStore(config.dataDir);
   const clock = new ShiftableClock(config.testHooks ? savedClockOffset(db) : 0);
-  const bus = createBus(db, clock, log);
-  const jobs = new JobQueue(db, clock);
-  const mailThreads = createMailThreads();
-  const ctx: Ctx = { db, bus, jobs, clock, config, log, dns: createDns(config.dns.servers), mailThreads, usage: createUsages() };
+  const ctx = createContext({ db, clock, config, log });
   loadSchemas();
 
   const createdProject = ensureDefaultProject(db, clock);
-  const runner = new JobRunner(jobs, clock, log);
+  const runner = new JobRunner(ctx.jobs, clock, log);
   for (const module of MODULES) {
     module.jobs?.(runner, ctx);
     module.usage?.(ctx.usage);
@@ -111,7 +103,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
         await delivery.close();
         server.closeAllConnections();
         await checkpointer.stop();
-        await mailThreads.close();
+        await ctx.close();
         db.close();
       },
     };
@@ -119,7 +111,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
     server.close();
     await inbound?.close();
     await delivery.close();
-    await mailThreads.close();
+    await ctx.close();
     db.close();
     throw err;
   }

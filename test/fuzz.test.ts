@@ -150,11 +150,9 @@ let env: MailEnv;
 let d: TestDaemon;
 
 test.before(async () => {
-  env = await startMailEnv();
-  d = env.daemon;
   // Mail is delivered to the sink: no bounce changes the counts while the fuzzing runs.
-  env.routeToSink('example.test');
-  await env.verifySender('fuzz.test');
+  env = await startMailEnv({ sinkDomains: ['example.test'], senders: ['fuzz.test'] });
+  d = env.daemon;
   // some rows to stay untouched
   await d.request('POST', '/v1/send', { to: 'seed@example.test', subject: 's', body: 'b', from: 'hello@fuzz.test' });
   await d.request('POST', '/v1/track', { email: 'seed@example.test', event: 'seeded' }, { key: d.project.publicKey });

@@ -461,6 +461,24 @@ send('every schema rule is a 422 with dot-path field errors', async () => {
     [{ ...ok, headers: { 'X-A\r\nBcc': 'v' } }, ['headers.X-A\r\nBcc:invalid_string']],
     [{ ...ok, headers: { bcc: 'x@example.test' } }, ['headers.bcc:reserved_header']],
     [{ ...ok, headers: { 'X-Postmill-Email-Id': 'forged' } }, ['headers.X-Postmill-Email-Id:reserved_header']],
+    [{ ...ok, headers: { 'x-postmill-campaign-id': 'forged' } }, ['headers.x-postmill-campaign-id:reserved_header']],
+    // trace and receipt headers belong to servers and clients
+    [{ ...ok, headers: { Received: 'from evil by good' } }, ['headers.Received:reserved_header']],
+    [{ ...ok, headers: { 'Authentication-Results': 'mx; dkim=pass' } }, ['headers.Authentication-Results:reserved_header']],
+    [{ ...ok, headers: { 'ARC-Seal': 'i=1; cv=none' } }, ['headers.ARC-Seal:reserved_header']],
+    [{ ...ok, headers: { 'Resent-From': 'a@b.test', 'resent-date': 'x' } }, ['headers.Resent-From:reserved_header', 'headers.resent-date:reserved_header']],
+    [{ ...ok, headers: { 'Return-Receipt-To': 'a@b.test' } }, ['headers.Return-Receipt-To:reserved_header']],
+    [{ ...ok, headers: { 'Disposition-Notification-To': 'a@b.test' } }, ['headers.Disposition-Notification-To:reserved_header']],
+    [{ ...ok, headers: { 'Delivered-To': 'a@b.test' } }, ['headers.Delivered-To:reserved_header']],
+    // MIME structure is the composer's
+    [{ ...ok, headers: { 'Content-Type': 'multipart/mixed; boundary=x' } }, ['headers.Content-Type:reserved_header']],
+    [{ ...ok, headers: { 'Content-Base': 'http://x.test/' } }, ['headers.Content-Base:reserved_header']],
+    // message ids are ASCII msg-id syntax
+    [{ ...ok, headers: { 'Message-ID': '<ünï@acme.test>' } }, ['headers.Message-ID:invalid_string']],
+    [{ ...ok, headers: { 'Message-ID': 'no-brackets@acme.test' } }, ['headers.Message-ID:invalid_string']],
+    [{ ...ok, headers: { 'Message-ID': '<a@b.test> <c@d.test>' } }, ['headers.Message-ID:invalid_string']],
+    [{ ...ok, headers: { 'In-Reply-To': '<a@b.test> garbage' } }, ['headers.In-Reply-To:invalid_string']],
+    [{ ...ok, headers: { References: '<a@b.test>\t<c d@e.test>' } }, ['headers.References:invalid_string']],
   ];
   for (const [body, expected] of cases) {
     const r = await d.request('POST', '/v1/send', body);
@@ -487,6 +505,8 @@ send('attachments: every rule, base64 validity, 10 at most, 10 MB decoded togeth
     [[file({ disposition: 'inline' })], ['attachments.0.contentId:invalid_type']],
     [[file({ disposition: 'sideways' })], ['attachments.0.disposition:invalid_enum_value']],
     [[file({ contentId: '<logo>' })], ['attachments.0.contentId:invalid_string']],
+    [[file({ contentType: 'multipart/mixed; boundary="x"' })], ['attachments.0.contentType:invalid_string']],
+    [[file({ contentType: 'Multipart/Alternative' })], ['attachments.0.contentType:invalid_string']],
     [[file({ content: 'not base64!' })], ['attachments.0.content:invalid_string']],
     [[file({ content: 'QUJD=' })], ['attachments.0.content:invalid_string']],
     [[file({ content: 'QQ==QQ==' })], ['attachments.0.content:invalid_string']],

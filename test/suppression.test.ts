@@ -4,24 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createBus } from '../src/bus/bus.js';
 import { ShiftableClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
+import { createContext } from '../src/create-context.js';
 import { upsertContact } from '../src/contacts/service.js';
-import type { Ctx } from '../src/context.js';
 import { deliveryJob } from '../src/delivery/job.js';
 import { SendThrottle } from '../src/delivery/throttle.js';
 import { createDns } from '../src/dns/resolver.js';
 import { packMessage } from '../src/emails/packing.js';
 import { findEmailById, insertEmail, newEmailRecord, type SourceType } from '../src/emails/store.js';
-import { JobQueue } from '../src/jobs/queue.js';
 import type { Logger } from '../src/log.js';
-import { createMailThreads } from '../src/mail/threads/pool.js';
 import { createDelivery } from '../src/mail/outbound/deliver.js';
 import { createProject } from '../src/projects/service.js';
 import { openStore } from '../src/store/db.js';
 import { suppress } from '../src/suppressions/store.js';
-import { createUsages } from '../src/usage/usages.js';
 
 test('suppressed addresses get no campaign or workflow mail; transactional mail still goes', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'postmill-suppression-'));
@@ -30,7 +26,7 @@ test('suppressed addresses get no campaign or workflow mail; transactional mail 
   const db = openStore(dir);
   // Nothing answers on this resolver: a delivery that is attempted ends deferred, one that is not stays suppressed.
   const dns = createDns(['127.0.0.1:1'], 300);
-  const ctx: Ctx = { db, bus: createBus(db, clock, log), jobs: new JobQueue(db, clock), clock, config: loadConfig(null, {}), log, dns, mailThreads: createMailThreads(1), usage: createUsages() };
+  const ctx = createContext({ db, clock, config: loadConfig(null, {}), log, dns });
   const delivery = createDelivery({ dns, hostname: 'mx.postmill.test', port: 1, mode: 'mx' });
   try {
     const project = createProject(db, clock, 'p');
@@ -67,7 +63,7 @@ test('suppressed addresses get no campaign or workflow mail; transactional mail 
     assert.is(await run('TRANSACTIONAL'), 'deferred', 'transactional mail is attempted');
   } finally {
     await delivery.close();
-    await ctx.mailThreads.close();
+    await ctx.close();
     db.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -3,23 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createBus } from '../src/bus/bus.js';
 import { ShiftableClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
-import type { Ctx } from '../src/context.js';
-import { createDns } from '../src/dns/resolver.js';
+import { createContext } from '../src/create-context.js';
 import { registerDomain } from '../src/domains/service.js';
 import { saveCheck } from '../src/domains/store.js';
 import { ApiError } from '../src/errors.js';
-import { JobQueue } from '../src/jobs/queue.js';
 import type { Logger } from '../src/log.js';
 import { createProject } from '../src/projects/service.js';
 import { openStore } from '../src/store/db.js';
 import { createTemplate, deleteTemplate, usageOfTemplate } from '../src/templates/service.js';
-import { createUsages } from '../src/usage/usages.js';
 import type { Keys, TestDaemon } from './helpers/daemon.js';
 import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
-import { createMailThreads } from '../src/mail/threads/pool.js';
 import { GARBAGE_BODIES } from './helpers/routes.js';
 
 let env: MailEnv;
@@ -334,7 +329,7 @@ test('DELETE is 409 while a workflow step uses the template (usage registry, in 
   const log: Logger = { debug() {}, info() {}, warn() {}, error() {} };
   const clock = new ShiftableClock();
   const db = openStore(dir);
-  const ctx: Ctx = { db, bus: createBus(db, clock, log), jobs: new JobQueue(db, clock), clock, config: loadConfig(null, {}), log, dns: createDns([]), mailThreads: createMailThreads(1), usage: createUsages() };
+  const ctx = createContext({ db, clock, config: loadConfig(null, {}), log });
   try {
     const project = createProject(db, clock, 'unit');
     const domain = await registerDomain(ctx, project.id, 'unit.test');
@@ -356,7 +351,7 @@ test('DELETE is 409 while a workflow step uses the template (usage registry, in 
     deleteTemplate(ctx, project.id, free.id);
     assert.is(db.prepare('SELECT COUNT(*) AS n FROM templates').pluck().get(), 1);
   } finally {
-    await ctx.mailThreads.close();
+    await ctx.close();
     db.close();
     rmSync(dir, { recursive: true, force: true });
   }

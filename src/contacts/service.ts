@@ -31,9 +31,12 @@ function emitFlip(ctx: Ctx, contact: Contact, reason?: UnsubscribeReason): void 
   });
 }
 
-/** The contact as upsertContact would leave it, without writing: what a send renders before its transaction. */
-export function previewUpsert(ctx: Ctx, projectId: string, input: ContactInput, defaultSubscribed: boolean): UpsertResult {
-  const existing = findContactByEmail(ctx.db, projectId, input.email);
+/**
+ * The contact as upsertContact would leave it, without writing: what a send renders before its
+ * transaction. `known` stands in for the stored contact (an earlier preview of the same address).
+ */
+export function previewUpsert(ctx: Ctx, projectId: string, input: ContactInput, defaultSubscribed: boolean, known?: Contact): UpsertResult {
+  const existing = known ?? findContactByEmail(ctx.db, projectId, input.email);
   const merged = mergeData(existing?.data ?? {}, input.data);
   const now = ctx.clock.now();
   const contact: Contact = existing

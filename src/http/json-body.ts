@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { ApiError } from '../errors.js';
-import type { ApiState } from './state.js';
+import type { FairGate } from './fair-gate.js';
+import { projectOf, type ApiState } from './state.js';
 
 export const MB = 1024 * 1024;
 
@@ -9,32 +10,60 @@ const tooLarge = (limit: number) =>
     suggestion: 'Send a smaller body',
   });
 
-/** Reads and parses a JSON body up to `limit` bytes; malformed or oversized bodies are 400. */
-export function jsonBody(limit: number): Middleware<ApiState> {
+/** Large bodies of a route that can parse them off the main thread. */
+export interface HeavyBodies {
+  /** Bodies over this many bytes are heavy. */
+  over: number;
+  /** Heavy bodies are read only in their project's turn, and left unparsed in `ctx.state.rawBody`. */
+  gate: FairGate;
+}
+
+/**
+ * Reads and parses a JSON body up to `limit` bytes; malformed or oversized bodies are 400. With
+ * `heavy`, a body past its size waits for a turn before the rest is read (the kernel holds the
+ * unread bytes meanwhile) and is handed on as bytes: parsing megabytes would stall the event loop.
+ */
+export function jsonBody(limit: number, heavy?: HeavyBodies): Middleware<ApiState> {
   return async (ctx, next) => {
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limit) {
       ctx.set('Connection', 'close');
       throw tooLarge(limit);
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > limit) {
-        ctx.set('Connection', 'close');
-        throw tooLarge(limit);
+    let release: (() => void) | null = null;
+    const takeTurn = async () => {
+      release = await heavy!.gate.acquire(projectOf(ctx).id);
+    };
+    try {
+      if (heavy && declared > heavy.over) await takeTurn();
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > limit) {
+          ctx.set('Connection', 'close');
+          throw tooLarge(limit);
+        }
+        chunks.push(chunk);
+        if (heavy && !release && size > heavy.over) await takeTurn();
       }
-      chunks.push(chunk);
+      const bytes = Buffer.concat(chunks, size);
+      if (release) ctx.state.rawBody = bytes;
+      else ctx.state.body = parseJsonBytes(bytes);
+      await next();
+    } finally {
+      (release as (() => void) | null)?.();
     }
-    const text = Buffer.concat(chunks, size).toString('utf8');
-    if (text.trim() !== '') {
-      try {
-        ctx.state.body = JSON.parse(text);
-      } catch {
-        throw new ApiError(400, 'BAD_REQUEST', 'The request body is not valid JSON', { suggestion: 'Check the JSON syntax of the body' });
-      }
-    }
-    await next();
   };
+}
+
+/** JSON text to a value; an empty body is undefined, a malformed one the API's 400. */
+export function parseJsonBytes(bytes: Buffer): unknown {
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'BAD_REQUEST', 'The request body is not valid JSON', { suggestion: 'Check the JSON syntax of the body' });
+  }
 }

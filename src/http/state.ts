@@ -9,6 +9,8 @@ export interface ApiState {
   keyKind?: KeyKind;
   /** Set by the body middleware: the parsed JSON body, `undefined` when the request had none. */
   body?: unknown;
+  /** Set instead of `body` for a heavy body (see HeavyBodies): the bytes, for a thread to parse. */
+  rawBody?: Buffer;
 }
 
 export type ApiContext = ParameterizedContext<ApiState>;

@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.js';
-import { UNSUBSCRIBE_LOCAL_PART } from '../mail/compose/links.js';
+import { UNSUBSCRIBE_LOCAL_PART } from '../messages/links.js';
 import { changeSubscription, contactOfToken } from '../tracking/service.js';
 
 const TOKEN = /[A-Za-z0-9_-]{40,}/g;

@@ -44,29 +44,38 @@ export interface ComposedMessage {
 
 export const EMAIL_ID_HEADER = 'X-Postmill-Email-Id';
 
+/** Headers the send itself writes: the addresses and subject come from their own fields, the rest from the composer and the MTA. */
+const OWN_HEADERS = new Set(['from', 'sender', 'to', 'cc', 'bcc', 'subject', 'date', 'mime-version', 'return-path', 'dkim-signature']);
+/** Trace and receipt headers: written by the servers a message passes and by readers' clients, never by a sender. */
+const TRACE_HEADERS = new Set([
+  'received',
+  'received-spf',
+  'authentication-results',
+  'delivered-to',
+  'x-original-to',
+  'return-receipt-to',
+  'disposition-notification-to',
+  'disposition-notification-options',
+  'original-recipient',
+]);
+/** Prefixes of the same classes: MIME structure (Content-Language aside), resent and ARC trace blocks, our own headers. */
+const RESERVED_PREFIXES = ['content-', 'resent-', 'arc-', 'x-postmill-'];
+
 /**
- * Headers a caller may not set: the addresses and subject come from their own fields, the MIME
- * structure from the composer, and the email id header is what ties replies and bounces to the record.
+ * Why a caller may not set this header, or null when it may: the send writes the addresses,
+ * subject and MIME structure itself, trace and receipt headers belong to servers and clients, and
+ * `X-Postmill-*` ties replies and bounces to the record.
  */
-export const PROTECTED_HEADERS = new Set(
-  [
-    'from',
-    'sender',
-    'to',
-    'cc',
-    'bcc',
-    'subject',
-    'date',
-    'mime-version',
-    'content-type',
-    'content-transfer-encoding',
-    'content-disposition',
-    'content-id',
-    'return-path',
-    'dkim-signature',
-    EMAIL_ID_HEADER,
-  ].map((name) => name.toLowerCase()),
-);
+export function reservedHeader(name: string): string | null {
+  const lower = name.toLowerCase();
+  if (OWN_HEADERS.has(lower)) return `${name} is set by the send itself and cannot be a custom header`;
+  if (TRACE_HEADERS.has(lower) || lower.startsWith('resent-') || lower.startsWith('arc-')) {
+    return `${name} is a trace or receipt header, written by mail servers and clients, not by a sender`;
+  }
+  if (lower.startsWith('content-') && lower !== 'content-language') return `${name} is part of the MIME structure the send builds`;
+  if (RESERVED_PREFIXES.some((prefix) => lower.startsWith(prefix))) return `${name} is reserved for Postmill`;
+  return null;
+}
 
 const toCrlf = (text: string) => text.replace(/\r\n|\r|\n/g, '\r\n');
 
@@ -74,7 +83,7 @@ const toCrlf = (text: string) => text.replace(/\r\n|\r|\n/g, '\r\n');
 export function composerOptions(input: ComposeInput): MailComposerOptions {
   const caller = new Map<string, { key: string; value: string }>();
   for (const [key, value] of Object.entries(input.headers)) {
-    if (!PROTECTED_HEADERS.has(key.toLowerCase())) caller.set(key.toLowerCase(), { key, value });
+    if (reservedHeader(key) === null) caller.set(key.toLowerCase(), { key, value });
   }
   const ours: MimeNodeHeader[] = [{ key: EMAIL_ID_HEADER, value: input.emailId }];
   if (input.unsubscribe) {

@@ -1,5 +1,6 @@
 // The text/plain alternative of every message, derived from its HTML part.
 import { compile, type FormatCallback } from 'html-to-text';
+import { plainTextOf } from './plain-text.js';
 
 // Images carry no text of their own: keep the alt text, drop the src (tracking pixels, logos).
 const imageAltOnly: FormatCallback = (elem, _walk, builder) => {
@@ -27,6 +28,9 @@ const convert = compile({
   ],
 });
 
+/** Pages larger than this are converted by the linear `plainTextOf` instead. */
+const LARGE_PAGE = 256 * 1024;
+
 export function htmlToText(html: string): string {
-  return convert(html);
+  return html.length > LARGE_PAGE ? plainTextOf(html) : convert(html);
 }

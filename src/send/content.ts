@@ -4,13 +4,9 @@ import { assertSender } from '../domains/sender.js';
 import { ApiError } from '../errors.js';
 import type { MessageType } from '../emails/store.js';
 import type { ComposeAttachment, Mailbox } from '../mail/compose.js';
-import { isTracked, type MessageContent } from '../mail/compose/personalize.js';
+import { isTracked, type MessageContent } from '../messages/content.js';
 import { findTemplateById, type Template } from '../templates/store.js';
 import type { AddressInput, SendRequest } from './request.js';
-
-export interface SendContent extends MessageContent {
-  templateId: string | null;
-}
 
 const templateNotFound = () =>
   new ApiError(404, 'TEMPLATE_NOT_FOUND', 'Template not found', { suggestion: 'Use the id of a template of this project' });
@@ -27,7 +23,7 @@ function senderOf(request: SendRequest, template: Template | null): Mailbox {
   return { email: template!.from, name: request.name ?? template!.fromName };
 }
 
-export function resolveContent(ctx: Ctx, projectId: string, request: SendRequest, attachments: ComposeAttachment[]): SendContent {
+export function resolveContent(ctx: Ctx, projectId: string, request: SendRequest, attachments: ComposeAttachment[]): MessageContent {
   const template = request.template ? findTemplateById(ctx.db, projectId, request.template) : null;
   if (request.template && !template) throw templateNotFound();
   const from = senderOf(request, template);
@@ -43,6 +39,8 @@ export function resolveContent(ctx: Ctx, projectId: string, request: SendRequest
     headers: request.headers ?? {},
     attachments,
     templateId: template?.id ?? null,
+    campaignId: null,
+    source: 'TRANSACTIONAL',
     senderDomain: domain,
     tracked: isTracked(ctx, type, projectId),
   };

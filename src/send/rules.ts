@@ -1,7 +1,7 @@
 // The rules of POST /v1/send that JSON Schema cannot express, reported in the same field-error shape.
 import { validationFailed, type FieldError } from '../errors.js';
 import { MB } from '../http/json-body.js';
-import { PROTECTED_HEADERS, type ComposeAttachment } from '../mail/compose.js';
+import { reservedHeader, type ComposeAttachment } from '../mail/compose.js';
 import type { SendRequest } from './request.js';
 
 /** The spec's default limit on the decoded size of all attachments together. */
@@ -22,25 +22,43 @@ function decodeBase64(text: string): Buffer | null {
 // RFC 5322 field names: printable ASCII without the colon.
 const HEADER_NAME = /^[!-9;-~]{1,100}$/;
 
-function headerError(name: string): FieldError | null {
+// RFC 5322 msg-id: `<left@right>` in printable ASCII without spaces, angle brackets or a second @.
+const MSG_ID = String.raw`<[!-;=?-~]+@[!-;=?-~]+>`;
+const MESSAGE_ID = new RegExp(`^${MSG_ID}$`);
+const MESSAGE_ID_LIST = new RegExp(`^${MSG_ID}(?:[ \t]+${MSG_ID})*$`);
+/** Headers whose values are message identifiers: a malformed one would break threading. */
+const ID_HEADERS: Record<string, RegExp> = { 'message-id': MESSAGE_ID, 'in-reply-to': MESSAGE_ID_LIST, references: MESSAGE_ID_LIST };
+
+function headerError(name: string, value: string): FieldError | null {
+  const field = `headers.${name}`;
   if (!HEADER_NAME.test(name)) {
-    return { field: `headers.${name}`, message: 'Header names are 1 to 100 printable ASCII characters without a colon', code: 'invalid_string', received: name };
+    return { field, message: 'Header names are 1 to 100 printable ASCII characters without a colon', code: 'invalid_string', received: name };
   }
-  if (PROTECTED_HEADERS.has(name.toLowerCase())) {
-    return { field: `headers.${name}`, message: `${name} is set by the send itself and cannot be a custom header`, code: 'reserved_header', received: name };
+  const reserved = reservedHeader(name);
+  if (reserved) return { field, message: reserved, code: 'reserved_header', received: name };
+  const idSyntax = ID_HEADERS[name.toLowerCase()];
+  if (idSyntax && !idSyntax.test(value.trim())) {
+    return { field, message: `${name} must be message ids such as <id@example.com>, in ASCII`, code: 'invalid_string', received: value };
   }
   return null;
 }
+
+/** A multipart type would make the attachment's bytes MIME structure of the message. */
+const isMultipart = (contentType: string) => /^\s*multipart\//i.test(contentType);
 
 /**
  * Checks what the schema cannot (base64, decoded sizes, headers we own) and answers the
  * attachments decoded, ready for the composer. Throws 422 VALIDATION_ERROR.
  */
 export function checkSendRules(request: SendRequest): ComposeAttachment[] {
-  const errors = Object.keys(request.headers ?? {}).flatMap((name) => headerError(name) ?? []);
+  const errors = Object.entries(request.headers ?? {}).flatMap(([name, value]) => headerError(name, value) ?? []);
   const attachments: ComposeAttachment[] = [];
   let total = 0;
   (request.attachments ?? []).forEach((a, i) => {
+    if (isMultipart(a.contentType)) {
+      errors.push({ field: `attachments.${i}.contentType`, message: 'An attachment cannot be multipart: send each file as an attachment of its own', code: 'invalid_string', received: a.contentType });
+      return;
+    }
     const content = decodeBase64(a.content);
     if (!content) {
       errors.push({ field: `attachments.${i}.content`, message: 'Expected base64 content', code: 'invalid_string', received: `${a.content.length} characters` });

@@ -1,23 +1,26 @@
 // POST /v1/send: each recipient gets its contact upsert, its own rendered message, an email
-// record, a delivery job and an email.sent event.
+// record, a delivery job and an email.sent event, through the message pipeline.
 import { randomUUID } from 'node:crypto';
 import type { ContactData } from '../contacts/data.js';
 import { previewUpsert, upsertContact, type ContactInput } from '../contacts/service.js';
 import type { Contact } from '../contacts/store.js';
 import type { Ctx } from '../context.js';
-import { ApiError, badRequest, validationFailed } from '../errors.js';
-import { queueEmail } from '../emails/service.js';
-import { newEmailRecord } from '../emails/store.js';
+import { ApiError, badRequest } from '../errors.js';
 import { groupCommit } from '../bus/group-commit.js';
 import { MB } from '../http/json-body.js';
-import { personalInput, personalize, respectsSubscription } from '../mail/compose/personalize.js';
-import { forStore, type StoredComposition } from '../mail/compose/stored.js';
-import { resolveContent, type SendContent } from './content.js';
+import { respectsSubscription, type MessageContent } from '../messages/content.js';
+import { composeMessages, storeMessage, type Composition } from '../messages/pipeline.js';
+import { resolveContent } from './content.js';
+import type { ParsedSend } from './parse.js';
 import type { AddressInput, SendRequest } from './request.js';
-import { checkSendRules } from './rules.js';
 
-/** The spec's limit on the whole composed message. */
-export const MAX_MESSAGE_BYTES = 40 * MB;
+/**
+ * The spec's 40 MB limit of a whole message, applied to all messages of one request together:
+ * the cost of a request is bounded whatever its number of recipients.
+ */
+export const MAX_REQUEST_BYTES = 40 * MB;
+/** A contact created by a concurrent request between preview and commit: the send is prepared again. */
+const PREPARE_ATTEMPTS = 3;
 
 export interface SentEmail {
   contact: { id: string; email: string };
@@ -26,89 +29,72 @@ export interface SentEmail {
 
 const recipientsOf = (to: SendRequest['to']): AddressInput[] => (Array.isArray(to) ? to : [to]);
 
-function unsubscribedRefusal(contact: Contact, content: SendContent): ApiError {
+function unsubscribedRefusal(contact: Contact, content: MessageContent): ApiError {
   return badRequest(
     `${contact.email} is unsubscribed, and ${content.type} content is sent only to subscribed contacts`,
     'Use a TRANSACTIONAL template, or pass "subscribed": true when the contact has agreed to receive this email',
   );
 }
 
-function tooLarge(size: number): ApiError {
-  return validationFailed([
-    { field: 'body', message: `The composed message is ${size} bytes; at most ${MAX_MESSAGE_BYTES / MB} MB`, code: 'too_big', received: `${size} bytes` },
-  ]);
+/** The prepared links name a contact id that another request's contact now stands in for. */
+class ContactChanged extends ApiError {
+  constructor(email: string) {
+    super(409, 'CONFLICT', `The contact ${email} was changed by another request at the same time`, { suggestion: 'Retry the request' });
+  }
 }
 
-/** One recipient, prepared outside the transaction: its contact as the send will leave it and its composed message. */
+/** One recipient before the transaction: its contact as the send will leave it. */
 interface Prepared {
   input: ContactInput;
   name: string | null;
   contact: Contact;
+  oneOff: ContactData;
   emailId: string;
-  subject: string;
-  composed: StoredComposition;
 }
 
-function checkSize(composed: StoredComposition): StoredComposition {
-  if (composed.size > MAX_MESSAGE_BYTES) throw tooLarge(composed.size);
-  return composed;
+/**
+ * Recipients in order, each seeing the ones before it: an address given twice is one contact,
+ * as if the recipients were sent one after the other.
+ */
+function prepareRecipients(ctx: Ctx, projectId: string, request: SendRequest, content: MessageContent): Prepared[] {
+  const previewed = new Map<string, Contact>();
+  return recipientsOf(request.to).map((to) => {
+    const address = typeof to === 'string' ? { email: to, name: null } : { email: to.email, name: to.name ?? null };
+    // A recipient's display name is contact data of that recipient.
+    const data: ContactData | undefined = address.name ? { ...request.data, name: address.name } : request.data;
+    const input: ContactInput = { email: address.email, subscribed: request.subscribed, data };
+    const { contact, oneOff } = previewUpsert(ctx, projectId, input, false, previewed.get(address.email.toLowerCase()));
+    previewed.set(address.email.toLowerCase(), contact);
+    if (respectsSubscription(content.type) && !contact.subscribed) throw unsubscribedRefusal(contact, content);
+    return { input, name: address.name, contact, oneOff, emailId: randomUUID() };
+  });
 }
 
-async function prepare(ctx: Ctx, projectId: string, request: SendRequest, content: SendContent, to: AddressInput): Promise<Prepared> {
-  const address = typeof to === 'string' ? { email: to, name: null } : { email: to.email, name: to.name ?? null };
-  // A recipient's display name is contact data of that recipient.
-  const data: ContactData | undefined = address.name ? { ...request.data, name: address.name } : request.data;
-  const input: ContactInput = { email: address.email, subscribed: request.subscribed, data };
-  const { contact, oneOff } = previewUpsert(ctx, projectId, input, false);
+/** In the transaction: the real upsert, then the email through the pipeline. */
+function commit(ctx: Ctx, projectId: string, content: MessageContent, p: Prepared, composed: Composition): SentEmail {
+  const { contact } = upsertContact(ctx, projectId, p.input, false, p.contact.id);
+  if (contact.id !== p.contact.id) throw new ContactChanged(contact.email);
   if (respectsSubscription(content.type) && !contact.subscribed) throw unsubscribedRefusal(contact, content);
-  const emailId = randomUUID();
-  const composeInput = personalInput(ctx, content, { contact, oneOff, name: address.name }, emailId);
-  const composed = checkSize(await ctx.mailThreads.compose(composeInput));
-  return { input, name: address.name, contact, emailId, subject: composeInput.subject, composed };
-}
-
-/** In the transaction: the real upsert, the email record, its delivery job and email.sent. */
-function commit(ctx: Ctx, projectId: string, content: SendContent, p: Prepared): SentEmail {
-  const { contact, oneOff } = upsertContact(ctx, projectId, p.input, false, p.contact.id);
-  if (respectsSubscription(content.type) && !contact.subscribed) throw unsubscribedRefusal(contact, content);
-  // Rare: another request created this contact in the meantime, so the prepared links name an id
-  // that was never stored. Compose again, here, for the contact that exists.
-  const recomposed = contact.id === p.contact.id ? null : personalize(ctx, content, { contact, oneOff, name: p.name }, p.emailId);
-  const composed = recomposed ? checkSize(forStore(recomposed)) : p.composed;
-  const subject = recomposed?.subject ?? p.subject;
-  const email = newEmailRecord(
-    {
-      id: p.emailId,
-      projectId,
-      contactId: contact.id,
-      templateId: content.templateId,
-      campaignId: null,
-      sourceType: 'TRANSACTIONAL',
-      messageType: content.type,
-      to: contact.email,
-      from: content.from.email,
-      fromName: content.from.name,
-      replyTo: content.replyTo,
-      subject,
-      senderDomain: content.senderDomain,
-      messageId: composed.messageId,
-      status: 'queued',
-    },
-    ctx.clock.now(),
-  );
-  queueEmail(ctx, email, composed.message);
+  storeMessage(ctx, content, contact, p.emailId, composed);
   return { contact: { id: contact.id, email: contact.email }, email: p.emailId };
 }
 
 /**
- * Validates what the schema cannot, resolves template and sender, composes each recipient's message
- * (off the main thread), then writes every recipient in turn in one transaction (a group commit):
- * a refusal of any one (say, an unsubscribed contact and MARKETING content) leaves nothing written,
- * so a corrected retry sends no duplicates.
+ * Resolves template and sender, composes each recipient's message (off the main thread), then
+ * writes every recipient in turn in one transaction (a group commit): a refusal of any one (say,
+ * an unsubscribed contact and MARKETING content) leaves nothing written, so a corrected retry
+ * sends no duplicates.
  */
-export async function sendEmails(ctx: Ctx, projectId: string, request: SendRequest): Promise<SentEmail[]> {
-  const attachments = checkSendRules(request);
-  const content = resolveContent(ctx, projectId, request, attachments);
-  const prepared = await Promise.all(recipientsOf(request.to).map((to) => prepare(ctx, projectId, request, content, to)));
-  return groupCommit(ctx.bus)(() => prepared.map((p) => commit(ctx, projectId, content, p)));
+export async function sendEmails(ctx: Ctx, projectId: string, parsed: ParsedSend): Promise<SentEmail[]> {
+  const content = resolveContent(ctx, projectId, parsed.request, parsed.attachments);
+  for (let attempt = 1; ; attempt++) {
+    const prepared = prepareRecipients(ctx, projectId, parsed.request, content);
+    const addressed = prepared.map((p) => ({ recipient: { contact: p.contact, oneOff: p.oneOff, name: p.name }, emailId: p.emailId }));
+    const composed = await composeMessages(ctx, content, addressed, MAX_REQUEST_BYTES);
+    try {
+      return await groupCommit(ctx.bus)(() => prepared.map((p, i) => commit(ctx, projectId, content, p, composed[i]!)));
+    } catch (err) {
+      if (!(err instanceof ContactChanged) || attempt === PREPARE_ATTEMPTS) throw err;
+    }
+  }
 }

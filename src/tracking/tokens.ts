@@ -27,7 +27,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const secrets = new WeakMap<Db, Buffer>();
 
 /** The signing key, generated into the store on first use and cached for the connection. */
-function secretOf(db: Db): Buffer {
+export function tokenSecret(db: Db): Buffer {
   let secret = secrets.get(db);
   if (!secret) {
     sql(db, 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(SECRET_SETTING, randomBytes(32).toString('hex'));
@@ -81,10 +81,13 @@ function decode(bytes: Buffer): TokenPayload | null {
 
 const mac = (secret: Buffer, payload: Buffer) => createHmac('sha256', secret).update(payload).digest().subarray(0, MAC_BYTES);
 
-export function signToken(ctx: Pick<Ctx, 'db'>, payload: TokenPayload): string {
+/** Signs with the key itself: what threads without a store connection use (see tokenSecret). */
+export function signTokenWith(secret: Buffer, payload: TokenPayload): string {
   const bytes = encode(payload);
-  return Buffer.concat([bytes, mac(secretOf(ctx.db), bytes)]).toString('base64url');
+  return Buffer.concat([bytes, mac(secret, bytes)]).toString('base64url');
 }
+
+export const signToken = (ctx: Pick<Ctx, 'db'>, payload: TokenPayload): string => signTokenWith(tokenSecret(ctx.db), payload);
 
 /** The payload of a token this store signed, or null for anything else (never throws). */
 export function verifyToken(ctx: Pick<Ctx, 'db'>, token: string): TokenPayload | null {
@@ -94,6 +97,6 @@ export function verifyToken(ctx: Pick<Ctx, 'db'>, token: string): TokenPayload |
   // token is accepted, so no two link texts carry the same token.
   if (bytes.length <= MAC_BYTES + 1 || bytes.toString('base64url') !== token) return null;
   const payload = bytes.subarray(0, bytes.length - MAC_BYTES);
-  if (!timingSafeEqual(bytes.subarray(bytes.length - MAC_BYTES), mac(secretOf(ctx.db), payload))) return null;
+  if (!timingSafeEqual(bytes.subarray(bytes.length - MAC_BYTES), mac(tokenSecret(ctx.db), payload))) return null;
   return decode(payload);
 }

@@ -32,7 +32,17 @@ export async function eventually<T>(check: () => Promise<T | null | undefined | 
 
 /** A daemon wired to a loopback DNS server and SMTP sink: real protocols end to end. */
 export async function startMailEnv(
-  opts: { daemon?: DaemonOptions; sink?: SinkOptions; config?: Record<string, unknown>; /** deliver through the sink as a relay (with its auth) */ relay?: boolean } = {},
+  opts: {
+    daemon?: DaemonOptions;
+    sink?: SinkOptions;
+    config?: Record<string, unknown>;
+    /** deliver through the sink as a relay (with its auth) */
+    relay?: boolean;
+    /** recipient domains whose MX is the sink */
+    sinkDomains?: string[];
+    /** sender domains registered and verified for the daemon's project */
+    senders?: string[];
+  } = {},
 ): Promise<MailEnv> {
   const dns = await startDnsServer();
   const sink = await startSmtpSink(opts.sink);
@@ -72,6 +82,8 @@ export async function startMailEnv(
       await dns.close();
     },
   };
+  for (const domain of opts.sinkDomains ?? []) env.routeToSink(domain);
+  for (const domain of opts.senders ?? []) await env.verifySender(domain);
   return env;
 }
 

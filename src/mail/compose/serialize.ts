@@ -4,13 +4,20 @@
 import * as base64 from 'nodemailer/lib/base64';
 import type MimeNode from 'nodemailer/lib/mime-node';
 import * as qp from 'nodemailer/lib/qp';
+import { base64Lines, quotedPrintable } from './large-body.js';
 
 const LINE_LENGTH = 76;
+/** Parts larger than this are encoded by our Buffer encoders (large-body.ts), smaller ones by nodemailer's. */
+const LARGE_PART = 256 * 1024;
 
 function body(content: string | Buffer, transferEncoding: string): string | Buffer {
+  if (transferEncoding !== 'base64' && transferEncoding !== 'quoted-printable') return content;
+  if (content.length > LARGE_PART) {
+    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+    return transferEncoding === 'base64' ? base64Lines(bytes) : quotedPrintable(bytes);
+  }
   if (transferEncoding === 'base64') return base64.wrap(base64.encode(content), LINE_LENGTH);
-  if (transferEncoding === 'quoted-printable') return qp.wrap(qp.encode(content), LINE_LENGTH);
-  return content;
+  return qp.wrap(qp.encode(content), LINE_LENGTH);
 }
 
 function write(node: MimeNode, out: (string | Buffer)[]): void {

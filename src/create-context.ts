@@ -1,0 +1,38 @@
+import { createBus } from './bus/bus.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Ctx } from './context.js';
+import { createDns, type Dns } from './dns/resolver.js';
+import { JobQueue } from './jobs/queue.js';
+import type { Logger } from './log.js';
+import { createMailThreads } from './mail/threads/pool.js';
+import type { Db } from './store/db.js';
+import { createComposeThreads } from './threads/compose-threads.js';
+import { createUsages } from './usage/usages.js';
+
+export interface OwnedContext extends Ctx {
+  /** Stops what the context started (its threads); the store stays open. */
+  close(): Promise<void>;
+}
+
+/** The one place a context is built: the daemon's, and the in-process tests'. */
+export function createContext(parts: { db: Db; clock: Clock; config: Config; log: Logger; dns?: Dns }): OwnedContext {
+  const { db, clock, config, log } = parts;
+  const mailThreads = createMailThreads();
+  const threads = createComposeThreads();
+  return {
+    db,
+    clock,
+    config,
+    log,
+    bus: createBus(db, clock, log),
+    jobs: new JobQueue(db, clock),
+    dns: parts.dns ?? createDns(config.dns.servers),
+    mailThreads,
+    threads,
+    usage: createUsages(),
+    close: async () => {
+      await Promise.all([mailThreads.close(), threads.close()]);
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// The signed links of one email: subscription links for its contact, the open pixel and click redirects.
+import type { Ctx } from '../context.js';
+import type { TrackingLinks } from '../tracking/rewrite.js';
+import { signTokenWith, tokenSecret } from '../tracking/tokens.js';
+
+/** What signing links needs; plain data, so compose threads sign click links themselves. */
+export interface LinkSigner {
+  /** `publicUrl` without a trailing slash. */
+  base: string;
+  secret: Buffer;
+}
+
+/** The subscription links of one email to one contact, as template variables and List-Unsubscribe need them. */
+export interface ContactLinks {
+  unsubscribeUrl: string;
+  subscribeUrl: string;
+  manageUrl: string;
+  /** The List-Unsubscribe mailto fallback (address and subject): the token rides in the subject, local parts stay short. */
+  unsubscribeMailto: string;
+}
+
+/** Mail to this local part of a bounce domain is an unsubscribe request (the inbound listener handles it). */
+export const UNSUBSCRIBE_LOCAL_PART = 'unsubscribe';
+
+export function linkSigner(ctx: Ctx): LinkSigner {
+  const base = ctx.config.publicUrl;
+  // the daemon sets it to its own listener when the configuration leaves it out
+  if (!base) throw new Error('publicUrl is not set');
+  return { base: base.replace(/\/+$/, ''), secret: tokenSecret(ctx.db) };
+}
+
+export function contactLinks(signer: LinkSigner, ids: { projectId: string; contactId: string; emailId: string }, senderDomain: string): ContactLinks {
+  const { base, secret } = signer;
+  const unsubscribe = signTokenWith(secret, { kind: 'unsubscribe', ...ids });
+  return {
+    unsubscribeUrl: `${base}/u/${unsubscribe}`,
+    subscribeUrl: `${base}/s/${signTokenWith(secret, { kind: 'subscribe', ...ids })}`,
+    manageUrl: `${base}/m/${signTokenWith(secret, { kind: 'manage', ...ids })}`,
+    unsubscribeMailto: `${UNSUBSCRIBE_LOCAL_PART}@bounces.${senderDomain}?subject=${unsubscribe}`,
+  };
+}
+
+/** The open pixel and click redirects of one email. */
+export function trackingLinks(signer: LinkSigner, emailId: string): TrackingLinks {
+  const { base, secret } = signer;
+  return {
+    ownBase: base,
+    openUrl: `${base}/t/o/${signTokenWith(secret, { kind: 'open', emailId })}`,
+    clickUrl: (url) => `${base}/t/c/${signTokenWith(secret, { kind: 'click', emailId, url })}`,
+  };
+}

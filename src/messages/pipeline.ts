@@ -1,0 +1,92 @@
+// The one per-recipient pipeline of /v1/send, campaigns and workflow steps: personalise, compose,
+// store the email with its message, queue its delivery, emit email.sent. Each caller keeps only its
+// own rules (who receives, what a refusal means).
+import type { Contact } from '../contacts/store.js';
+import type { Ctx } from '../context.js';
+import { queueEmail } from '../emails/service.js';
+import { newEmailRecord, type Email } from '../emails/store.js';
+import { validationFailed } from '../errors.js';
+import { MB } from '../http/json-body.js';
+import type { StoredComposition } from '../mail/compose/stored.js';
+import { ThreadTaskError } from '../threads/pool.js';
+import type { MessageContent } from './content.js';
+import { fromWire, type TooLargeDetail } from './compose-ops.js';
+import { linkSigner } from './links.js';
+import { composeInputFor, personalizationFor, type ComposeEnv, type Recipient } from './personalize.js';
+
+/** Content this large (across all recipients) is personalised and composed on the heavy thread, off the main one. */
+const HEAVY_BYTES = MB;
+
+export interface Addressed {
+  recipient: Recipient;
+  /** The id of the email record to be: links and the Message-ID name it. */
+  emailId: string;
+}
+
+export type Composition = StoredComposition & { subject: string };
+
+const tooLarge = (size: number, max: number) =>
+  validationFailed([
+    {
+      field: 'body',
+      message: `The composed messages are ${size} bytes together; at most ${max / MB} MB per request`,
+      code: 'too_big',
+      received: `${size} bytes`,
+    },
+  ]);
+
+/** The fewest bytes a message of this content can have: its HTML and its attachments in base64. */
+const smallestMessage = (content: MessageContent) => content.html.length + content.attachments.reduce((n, a) => n + Math.ceil(a.content.length / 3) * 4, 0);
+
+/**
+ * Each recipient's message, composed off the main thread: ordinary content is rendered here and
+ * built on the compose threads; heavy content crosses once to the heavy thread, which renders and
+ * builds every recipient's message. Refuses (422) before any work when the messages together
+ * cannot stay under `maxTotalBytes`, and as soon as they grow past it.
+ */
+export async function composeMessages(ctx: Ctx, content: MessageContent, addressed: Addressed[], maxTotalBytes: number): Promise<Composition[]> {
+  const floor = smallestMessage(content) * addressed.length;
+  if (floor > maxTotalBytes) throw tooLarge(floor, maxTotalBytes);
+  const signer = linkSigner(ctx);
+  const env: ComposeEnv = { hostname: ctx.config.hostname, date: ctx.clock.now(), signer };
+  const personalized = addressed.map((a) => personalizationFor(signer, content, a.recipient, a.emailId));
+  if (floor > HEAVY_BYTES) {
+    try {
+      const wires = await ctx.threads.heavy.run('composeAll', { content, env, recipients: personalized, maxTotalBytes });
+      return wires.map(fromWire);
+    } catch (err) {
+      if (err instanceof ThreadTaskError) throw tooLarge((err.detail as TooLargeDetail).tooLarge, maxTotalBytes);
+      throw err;
+    }
+  }
+  const composed = await Promise.all(personalized.map((p) => ctx.threads.compose.run('compose', composeInputFor(content, p, env)).then(fromWire)));
+  const total = composed.reduce((n, c) => n + c.size, 0);
+  if (total > maxTotalBytes) throw tooLarge(total, maxTotalBytes);
+  return composed;
+}
+
+/** In the caller's transaction: the email record with its message, the delivery job and email.sent. */
+export function storeMessage(ctx: Ctx, content: MessageContent, contact: Contact, emailId: string, composed: Composition): Email {
+  const email = newEmailRecord(
+    {
+      id: emailId,
+      projectId: contact.projectId,
+      contactId: contact.id,
+      templateId: content.templateId,
+      campaignId: content.campaignId,
+      sourceType: content.source,
+      messageType: content.type,
+      to: contact.email,
+      from: content.from.email,
+      fromName: content.from.name,
+      replyTo: content.replyTo,
+      subject: composed.subject,
+      senderDomain: content.senderDomain,
+      messageId: composed.messageId,
+      status: 'queued',
+    },
+    ctx.clock.now(),
+  );
+  queueEmail(ctx, email, composed.message);
+  return email;
+}

@@ -1,0 +1,42 @@
+// A /v1/send body from bytes to a checked request: JSON, the schema, then the rules the schema
+// cannot express. Small bodies are parsed on the main thread, large ones on the heavy compose thread.
+import type { Ctx } from '../context.js';
+import { parseJsonBytes } from '../http/json-body.js';
+import { validate } from '../http/validate.js';
+import type { ComposeAttachment } from '../mail/compose.js';
+import { asBuffer, ownBuffer, type Handlers } from '../threads/serve.js';
+import type { SendRequest } from './request.js';
+import { checkSendRules } from './rules.js';
+
+export interface ParsedSend {
+  /** Attachment contents are left out here: `attachments` holds them decoded. */
+  request: SendRequest;
+  attachments: ComposeAttachment[];
+}
+
+/** The schema and the send rules, over a parsed body. Throws the API's 422. */
+export function checkSend(body: unknown): ParsedSend {
+  const request = validate<SendRequest>('send', body);
+  const attachments = checkSendRules(request);
+  const light = request.attachments ? { ...request, attachments: request.attachments.map((a) => ({ ...a, content: '' })) } : request;
+  return { request: light, attachments };
+}
+
+export type SendParseOps = {
+  parseSend: { input: { bytes: Uint8Array }; output: ParsedSend };
+};
+
+export const sendParseHandlers: Handlers<SendParseOps> = {
+  parseSend: ({ bytes }) => {
+    const parsed = checkSend(parseJsonBytes(asBuffer(bytes)));
+    const attachments = parsed.attachments.map((a) => ({ ...a, content: Buffer.from(ownBuffer(a.content)) }));
+    return { output: { ...parsed, attachments }, transfer: attachments.map((a) => a.content.buffer as ArrayBuffer) };
+  },
+};
+
+/** A heavy body, parsed and checked on the heavy compose thread; the bytes move there, they are not copied. */
+export async function parseHeavySend(ctx: Ctx, bytes: Buffer): Promise<ParsedSend> {
+  const own = ownBuffer(bytes);
+  const parsed = await ctx.threads.heavy.run('parseSend', { bytes: new Uint8Array(own) }, [own]);
+  return { ...parsed, attachments: parsed.attachments.map((a) => ({ ...a, content: asBuffer(a.content) })) };
+}

@@ -1,0 +1,33 @@
+import { availableParallelism } from 'node:os';
+import { createThreadPool, type ThreadPool } from './pool.js';
+import type { WorkerOps } from './worker.js';
+
+/**
+ * Threads that compose messages. `compose` serves the steady stream of ordinary messages; `heavy`
+ * is one thread of its own for sends whose size takes seconds (a 40 MB body), so they never hold
+ * up the others.
+ */
+export interface ComposeThreads {
+  compose: ThreadPool<WorkerOps>;
+  heavy: ThreadPool<WorkerOps>;
+  close(): Promise<void>;
+}
+
+const script = new URL('./worker.js', import.meta.url);
+/**
+ * The heavy thread's heap: the largest request (parsed, personalised, composed) lives in well under
+ * 64 MB of it; a bound keeps V8 collecting as it goes instead of letting the heap grow by hundreds of MB.
+ */
+const HEAVY_HEAP_MB = 192;
+
+export function createComposeThreads(threads = Math.min(Math.max(availableParallelism() - 1, 1), 4)): ComposeThreads {
+  const compose = createThreadPool<WorkerOps>(script, threads);
+  const heavy = createThreadPool<WorkerOps>(script, 1, { maxOldGenerationSizeMb: HEAVY_HEAP_MB });
+  return {
+    compose,
+    heavy,
+    close: async () => {
+      await Promise.all([compose.close(), heavy.close()]);
+    },
+  };
+}
