@@ -1,4 +1,4 @@
-import { groupCommit } from '../bus/group-commit.js';
+import { createCommitter } from '../bus/group-commit.js';
 import { iso } from '../clock.js';
 import { EMAIL_EVENTS } from '../events/catalogue.js';
 import type { Ctx } from '../context.js';
@@ -30,6 +30,9 @@ export interface DeliveryJobOptions {
 
 /** Deliveries claimed (and finished ones written) together once this many places are free. */
 const CLAIM_BATCH = 16;
+
+/** Outcomes are written together: up to a claim batch of them, or what came within 5 ms. */
+const OUTCOME_BATCH = { items: CLAIM_BATCH, waitMs: 5 };
 
 /** The share of `delivery.concurrency` bulk mail may hold: the rest stays free for transactional mail. */
 export const bulkShare = (concurrency: number) => Math.max(1, concurrency - Math.ceil(concurrency / 5));
@@ -83,7 +86,7 @@ function settle(ctx: Ctx, email: Email, message: Outgoing, result: DeliveryResul
  * a final status ends it at once.
  */
 export function deliveryJob(ctx: Ctx, opts: DeliveryJobOptions): JobHandler<DeliverPayload> {
-  const commit = groupCommit(ctx.bus);
+  const commit = createCommitter(ctx.bus, OUTCOME_BATCH);
   const pacer = new BulkPacer(ctx.clock, opts.bulkPerSecond ?? 0);
   return {
     concurrency: opts.concurrency,
