@@ -13,7 +13,7 @@ import type { Delivery, DeliveryResult } from '../mail/outbound/deliver.js';
 import { suppressionOf } from '../suppressions/store.js';
 import { BulkPacer } from './bulk-pacer.js';
 import { retryDelayMs } from './schedule.js';
-import { findDelivery, markDeferred, markDelivered, setEmailStatus, storeSigned, type Email, type StoredDelivery } from '../emails/store.js';
+import { findDeliveries, findDelivery, markDeferred, markDelivered, setEmailStatus, storeSigned, type Email, type StoredDelivery } from '../emails/store.js';
 import type { SendThrottle } from './throttle.js';
 
 const FINAL = new Set(['delivered', 'bounced', 'failed', 'suppressed']);
@@ -88,12 +88,20 @@ function settle(ctx: Ctx, email: Email, message: Outgoing, result: DeliveryResul
 export function deliveryJob(ctx: Ctx, opts: DeliveryJobOptions): JobHandler<DeliverPayload> {
   const commit = createCommitter(ctx.bus, OUTCOME_BATCH);
   const pacer = new BulkPacer(ctx.clock, opts.bulkPerSecond ?? 0);
+  /** Emails read for jobs just claimed, until their run takes them. */
+  const prepared = new Map<string, StoredDelivery>();
   return {
     concurrency: opts.concurrency,
     bulkConcurrency: bulkShare(opts.concurrency),
     claimBatch: CLAIM_BATCH,
+    prepare(jobs) {
+      const wanted = jobs.flatMap((job) => (job.projectId ? [{ projectId: job.projectId, emailId: job.payload.emailId }] : []));
+      for (const [id, stored] of findDeliveries(ctx.db, wanted)) prepared.set(id, stored);
+    },
     async run(job) {
-      const stored = job.projectId ? findDelivery(ctx.db, job.projectId, job.payload.emailId) : null;
+      const { emailId } = job.payload;
+      const stored = prepared.get(emailId) ?? (job.projectId ? findDelivery(ctx.db, job.projectId, emailId) : null);
+      prepared.delete(emailId);
       if (!stored || FINAL.has(stored.email.status)) return;
       const { email } = stored;
       if (email.sourceType !== 'TRANSACTIONAL' && suppressionOf(ctx.db, email.projectId, email.to)) {

@@ -121,8 +121,8 @@ export class JobQueue {
     this.inTransaction(fn);
   }
 
-  complete(id: number): void {
-    sql(this.db, 'DELETE FROM jobs WHERE id = ?').run(id);
+  completeAll(ids: number[]): void {
+    sql(this.db, 'DELETE FROM jobs WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(ids));
   }
 
   retry(id: number, runAt: number, error: string | null): void {

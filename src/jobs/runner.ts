@@ -18,6 +18,8 @@ export interface JobHandler<P = unknown> {
    * CLAIM_WAIT_MS: busy kinds claim, and write what became of their finished jobs, in batches.
    */
   claimBatch?: number;
+  /** Reads what just-claimed jobs need, inside the claim's transaction: one query for the batch instead of one per job. */
+  prepare?(jobs: Job<P>[]): void;
   run(job: Job<P>): Promise<Reschedule | void>;
 }
 
@@ -37,7 +39,8 @@ const MAX_SLEEP_MS = 30_000;
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly running = new Map<string, { all: number; bulk: number }>();
-  /** Row updates of finished jobs, written with the next claims. */
+  /** Finished jobs whose rows go with the next claims: the completed ones (deleted together), and the others' updates. */
+  private completed: number[] = [];
   private settled: (() => void)[] = [];
   /** Kinds waiting for more free places (claimBatch), with the timer that ends the wait. */
   private readonly batching = new Map<string, NodeJS.Timeout>();
@@ -117,7 +120,7 @@ export class JobRunner {
 
   /** One transaction: the rows of finished jobs, then the claims for `kinds`; launches what was claimed. */
   private claim(kinds: string[], now: number): void {
-    if (kinds.length === 0 && this.settled.length < MAX_SETTLED) return;
+    if (kinds.length === 0 && this.completed.length + this.settled.length < MAX_SETTLED) return;
     const claimed: Job[] = [];
     this.queue.batch(() => {
       this.writeSettled();
@@ -126,7 +129,9 @@ export class JobRunner {
         const running = this.running.get(kind)!;
         const free = handler.concurrency - running.all;
         const bulkFree = Math.max((handler.bulkConcurrency ?? handler.concurrency) - running.bulk, 0);
-        if (free > 0) claimed.push(...this.queue.claim(kind, free, LEASE_MS, now, bulkFree));
+        const jobs = free > 0 ? this.queue.claim(kind, free, LEASE_MS, now, bulkFree) : [];
+        if (jobs.length > 0) handler.prepare?.(jobs);
+        claimed.push(...jobs);
       }
     });
     for (const job of claimed) this.launch(job);
@@ -156,8 +161,10 @@ export class JobRunner {
   }
 
   private writeSettled(): void {
-    const settled = this.settled;
+    const [completed, settled] = [this.completed, this.settled];
+    this.completed = [];
     this.settled = [];
+    if (completed.length > 0) this.queue.completeAll(completed);
     for (const write of settled) write();
   }
 
@@ -181,7 +188,7 @@ export class JobRunner {
       const outcome = await handler.run(job);
       if (this.abandoned) return; // the store is closed; the row stays running and is recovered on next start
       if (outcome) this.retry(job, outcome.retryAt, outcome.reason ?? null);
-      else this.settled.push(() => this.queue.complete(job.id));
+      else this.completed.push(job.id);
     } catch (err) {
       if (this.abandoned) return;
       const message = err instanceof Error ? err.message : String(err);
