@@ -1,22 +1,16 @@
 // Memory while draining a large queue: 100,000 queued emails delivered to a sink in a process of
 // its own; the daemon's RSS is sampled through the drain.
-import { fork } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { startMailEnv } from '../helpers/mail-env.js';
-import { fillHeld, peakRssMb, rssMb } from './drain.js';
+import { fillHeld, forkSink, peakRssMb, rssMb } from './drain.js';
 import { closeAgent, type BenchResult } from './load.js';
 
 const EMAILS = Number(process.env.MEMORY_EMAILS ?? 100_000);
 const DOMAINS = 10;
 
 export async function run(): Promise<BenchResult> {
-  const sink = fork(fileURLToPath(new URL('./sink-process.js', import.meta.url)));
-  const count = () =>
-    new Promise<number>((resolve) => {
-      sink.once('message', (m) => resolve((m as { total: number }).total));
-      sink.send('count');
-    });
-  const { port } = await new Promise<{ port: number }>((resolve) => sink.once('message', (m) => resolve(m as { port: number })));
+  const sink = await forkSink();
+  const { port } = sink;
   const env = await startMailEnv({ config: { log: { level: 'error' }, delivery: { port } } });
   try {
     await env.verifySender('sender.test');
@@ -36,7 +30,7 @@ export async function run(): Promise<BenchResult> {
     const pid = env.daemon.pid();
     let peakSampled = 0;
     const samples: number[] = [];
-    for (let delivered = 0; delivered < EMAILS; delivered = await count()) {
+    for (let delivered = 0; delivered < EMAILS; delivered = (await sink.counts()).total) {
       if (performance.now() - started > 1_800_000) throw new Error(`the drain stalled at ${delivered} of ${EMAILS}`);
       const rss = rssMb(pid);
       peakSampled = Math.max(peakSampled, rss);
@@ -59,7 +53,7 @@ export async function run(): Promise<BenchResult> {
   } finally {
     closeAgent();
     await env.close();
-    sink.disconnect();
+    sink.close();
   }
 }
 

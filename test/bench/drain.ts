@@ -1,6 +1,8 @@
 // What the delivery benchmarks share: filling the queue while delivery is held, and the CPU of
 // each of the daemon's threads.
+import { fork, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { MailEnv } from '../helpers/mail-env.js';
 import { call } from './load.js';
@@ -117,3 +119,35 @@ export const median = (values: number[]) => {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
+
+export interface SinkCounts {
+  total: number;
+  byDomain: Record<string, number>;
+}
+
+/** The next message of a child process; rejects when it exits first. */
+export function nextMessage<T>(child: ChildProcess): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const exited = (code: number | null) => reject(new Error(`${child.spawnargs.join(' ')} exited with ${code}`));
+    child.once('exit', exited);
+    child.once('message', (m) => {
+      child.off('exit', exited);
+      resolve(m as T);
+    });
+  });
+}
+
+/** The SMTP sink in a process of its own (sink-process.ts): its port and what it has received. */
+export async function forkSink(): Promise<{ port: number; counts(): Promise<SinkCounts>; close(): void }> {
+  const child = fork(fileURLToPath(new URL('./sink-process.js', import.meta.url)));
+  const { port } = await nextMessage<{ port: number }>(child);
+  return {
+    port,
+    counts() {
+      const reply = nextMessage<SinkCounts>(child);
+      child.send('count');
+      return reply;
+    },
+    close: () => child.disconnect(),
+  };
+}
