@@ -2,7 +2,7 @@
 // buffer in, buffer out: it runs on the mail threads, once per message.
 import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import type { DkimSigning } from '../../domains/signing.js';
-import { relaxedBody, relaxedHeader } from './canonical.js';
+import { hashRelaxedBody, relaxedHeader } from './canonical.js';
 
 /**
  * Shown to the reader or used to answer: listed in `h=` once more than present, so that a copy
@@ -66,7 +66,9 @@ function signedHeaderNames(fields: HeaderField[]): string[] {
     if (key !== '' && LISTABLE_NAME.test(key) && !UNSIGNED_HEADERS.has(key)) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   for (const key of OVERSIGNED_HEADERS) counts.set(key, (counts.get(key) ?? 0) + 1);
-  return [...counts].flatMap(([key, n]) => Array<string>(n).fill(key));
+  const names: string[] = [];
+  for (const [key, n] of counts) for (let i = 0; i < n; i++) names.push(key);
+  return names;
 }
 
 /**
@@ -93,38 +95,41 @@ function canonicalFields(fields: HeaderField[], names: string[]): string {
 function foldTags(prefix: string, tags: string[]): string {
   let out = prefix;
   let lineLength = prefix.length;
+  const add = (piece: string) => {
+    if (lineLength + piece.length > 76 && lineLength > 1) {
+      const trimmed = piece.trimStart();
+      out += `\r\n ${trimmed}`;
+      lineLength = 1 + trimmed.length;
+    } else {
+      out += piece;
+      lineLength += piece.length;
+    }
+  };
   tags.forEach((tag, i) => {
-    const parts = tag.split(/(?<=:)/);
-    parts.forEach((part, j) => {
-      const lead = j === 0 && i > 0 ? ' ' : '';
-      const piece = `${lead}${part}${j === parts.length - 1 && i < tags.length - 1 ? ';' : ''}`;
-      if (lineLength + piece.length > 76 && lineLength > 1) {
-        out += `\r\n ${piece.trimStart()}`;
-        lineLength = 1 + piece.trimStart().length;
-      } else {
-        out += piece;
-        lineLength += piece.length;
-      }
-    });
+    const parts = tag.split(':');
+    parts.forEach((part, j) => add(`${j === 0 && i > 0 ? ' ' : ''}${part}${j < parts.length - 1 ? ':' : i < tags.length - 1 ? ';' : ''}`));
   });
   return out;
 }
 
-/** Lines the same messages have always been written with: CRLF only. */
-const BARE_LINE_END = /\r(?!\n)|(?<!\r)\n/;
+/** Whether a line ends otherwise than with CRLF. */
+function hasBareLineEnd(raw: Buffer): boolean {
+  for (let lf = raw.indexOf(0x0a); lf >= 0; lf = raw.indexOf(0x0a, lf + 1)) if (lf === 0 || raw[lf - 1] !== 0x0d) return true;
+  for (let cr = raw.indexOf(0x0d); cr >= 0; cr = raw.indexOf(0x0d, cr + 1)) if (raw[cr + 1] !== 0x0a) return true;
+  return false;
+}
 
 /**
  * The message with a DKIM-Signature header in front. Answers a Buffer that owns its memory, so a
  * thread can transfer it rather than copy it.
  */
-export function signMessage(raw: Buffer, key: DkimSigning, now: number): Buffer {
-  let text = raw.toString('latin1');
-  if (BARE_LINE_END.test(text)) text = text.replace(/\r\n|\r|\n/g, '\r\n'); // as SMTP will send it
-  const split = text.indexOf('\r\n\r\n');
-  const fields = parseHeader(split < 0 ? text : text.slice(0, split));
-  const bodyHash = createHash('sha256')
-    .update(relaxedBody(split < 0 ? '' : text.slice(split + 4)), 'latin1')
-    .digest('base64');
+export function signMessage(stored: Buffer, key: DkimSigning, now: number): Buffer {
+  // signed as SMTP will send it: CRLF only
+  const raw = hasBareLineEnd(stored) ? Buffer.from(stored.toString('latin1').replace(/\r\n|\r|\n/g, '\r\n'), 'latin1') : stored;
+  const split = raw.indexOf('\r\n\r\n');
+  const fields = parseHeader(raw.toString('latin1', 0, split < 0 ? raw.length : split));
+  const bodyHash = createHash('sha256');
+  if (split >= 0) hashRelaxedBody(bodyHash, raw.subarray(split + 4));
   const names = signedHeaderNames(fields);
   const unsigned = foldTags('DKIM-Signature: ', [
     'v=1',
@@ -133,7 +138,7 @@ export function signMessage(raw: Buffer, key: DkimSigning, now: number): Buffer 
     `d=${key.domainName}`,
     `s=${key.keySelector}`,
     `t=${Math.floor(now / 1000)}`,
-    `bh=${bodyHash}`,
+    `bh=${bodyHash.digest('base64')}`,
     `h=${names.join(':')}`,
     'b=',
   ]);
@@ -141,10 +146,8 @@ export function signMessage(raw: Buffer, key: DkimSigning, now: number): Buffer 
   const signature = sign('sha256', Buffer.from(signed, 'latin1'), keyObject(key.privateKey)).toString('base64');
   // b= starts on a line of its own, folded at 72: its value is removed before verifying, spaces and all
   const header = `${unsigned}${signature.replace(/.{1,72}/g, '\r\n $&')}\r\n`;
-  const headerBytes = Buffer.byteLength(header, 'latin1');
-  const body = text.length === raw.length ? raw : Buffer.from(text, 'latin1');
-  const out = Buffer.allocUnsafeSlow(headerBytes + body.length);
+  const out = Buffer.allocUnsafeSlow(header.length + raw.length);
   out.write(header, 0, 'latin1');
-  body.copy(out, headerBytes);
+  raw.copy(out, header.length);
   return out;
 }
