@@ -20,6 +20,8 @@ export interface SinkOptions {
   tls?: boolean;
   /** Hide STARTTLS from EHLO; defaults to `!tls`. */
   hideSTARTTLS?: boolean;
+  /** Close a client's session after this long without a command (smtp-server's socketTimeout). */
+  idleTimeoutMs?: number;
 }
 
 export interface SmtpSink {
@@ -74,6 +76,7 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
     disableReverseLookup: true,
     hideSTARTTLS: options.hideSTARTTLS ?? !tls,
     closeTimeout: CLOSE_TIMEOUT_MS,
+    ...(options.idleTimeoutMs ? { socketTimeout: options.idleTimeoutMs } : {}),
     onConnect(_session, callback) {
       connections++;
       callback();

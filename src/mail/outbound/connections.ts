@@ -41,14 +41,15 @@ interface Host {
   /** Sessions open or opening. */
   open: number;
   idle: Session[];
-  /** Sends waiting for a session, first come first served. */
-  waiting: ((session: Session | null) => void)[];
+  /** Sends waiting for a session, first come first served: each gets one, or why none could be opened. */
+  waiting: ((session: Session | Error) => void)[];
 }
 
 /** Errors that end the transaction but leave the session usable (after RSET): the server refused this message. */
 const REFUSED = new Set(['EENVELOPE', 'EMESSAGE']);
 
 const asError = (err: unknown): NodemailerError => err as NodemailerError;
+const closedError = () => new Error('outbound SMTP connections are closed');
 
 /**
  * SMTPConnection pipes each message into its socket as two writes, the (dot-stuffed) message and
@@ -116,8 +117,13 @@ export function createSmtpConnections(limits: SessionLimits): SmtpConnections {
     });
   }
 
+  /** Drops the entry of a host without sessions or sends: every MX host ever seen does not stay in memory. */
+  function forgetIfUnused(target: SmtpTarget, host: Host): void {
+    if (host.open === 0 && host.waiting.length === 0 && hosts.get(target.key) === host) hosts.delete(target.key);
+  }
+
   /** A session for `target`: an idle one, a new one while under the limit, or the next one released. */
-  async function acquire(target: SmtpTarget, host: Host): Promise<Session | null> {
+  async function acquire(target: SmtpTarget, host: Host): Promise<Session> {
     while (host.idle.length > 0) {
       const session = host.idle.pop()!;
       if (session.idleTimer) clearTimeout(session.idleTimer);
@@ -135,18 +141,18 @@ export function createSmtpConnections(limits: SessionLimits): SmtpConnections {
         throw err;
       }
     }
-    return new Promise((resolve) => host.waiting.push(resolve));
+    return new Promise((resolve, reject) => host.waiting.push((session) => (session instanceof Error ? reject(session) : resolve(session))));
   }
 
   /** A place became free (a session closed or failed to open): the next waiting send may open one. */
   function handOn(target: SmtpTarget, host: Host): void {
     const next = host.waiting.shift();
-    if (!next) return;
-    if (closed) return next(null);
+    if (!next) return forgetIfUnused(target, host);
+    if (closed) return next(closedError());
     host.open++;
-    connect(target).then(next, () => {
+    connect(target).then(next, (err: Error) => {
       host.open--;
-      next(null);
+      next(err);
       handOn(target, host);
     });
   }
@@ -164,7 +170,7 @@ export function createSmtpConnections(limits: SessionLimits): SmtpConnections {
       host.idle = host.idle.filter((s) => s !== session);
       host.open--;
       end(session, true);
-      if (host.open === 0 && host.waiting.length === 0 && hosts.get(target.key) === host) hosts.delete(target.key);
+      forgetIfUnused(target, host);
     }, limits.idleMs);
     session.idleTimer.unref();
   }
@@ -180,7 +186,6 @@ export function createSmtpConnections(limits: SessionLimits): SmtpConnections {
 
   async function sendOnce(target: SmtpTarget, host: Host, message: WireMessage): Promise<{ attempt: Attempt; dropped: boolean }> {
     const session = await acquire(target, host);
-    if (!session) return { attempt: attemptFromError(new Error('outbound SMTP connections are closed')), dropped: false };
     const reused = session.sent > 0;
     const outcome = await transmit(session, message);
     if (outcome.ok) {
@@ -204,7 +209,7 @@ export function createSmtpConnections(limits: SessionLimits): SmtpConnections {
 
   return {
     async send(target, message) {
-      if (closed) return attemptFromError(new Error('outbound SMTP connections are closed'));
+      if (closed) return attemptFromError(closedError());
       const host = hostOf(target.key);
       try {
         const first = await sendOnce(target, host, message);
@@ -218,7 +223,7 @@ export function createSmtpConnections(limits: SessionLimits): SmtpConnections {
       for (const host of hosts.values()) {
         for (const session of host.idle) end(session, true);
         host.idle = [];
-        for (const next of host.waiting.splice(0)) next(null);
+        for (const next of host.waiting.splice(0)) next(closedError());
       }
       hosts.clear();
     },
