@@ -1,9 +1,16 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { hostname as machineHostname } from 'node:os';
+import { isProxyEntry } from './http/client-address.js';
 
 export interface Config {
   dataDir: string;
-  http: { host: string; port: number };
+  http: {
+    host: string;
+    port: number;
+    /** Reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client; empty trusts none. */
+    trustProxy: string[];
+  };
   publicUrl: string | null;
   smtp: {
     host: string;
@@ -34,6 +41,8 @@ export interface Config {
     /** Bulk (campaign) deliveries started per second per project; 0 is no limit. Transactional mail is never held by it. */
     bulkPerSecond: number;
   };
+  /** SMTP submission (587) for applications that speak only SMTP; off while `port` is null. */
+  submission: { host: string; port: number | null };
   adminToken: string | null;
   webhooks: { allowPrivate: boolean };
   /** Optional content scanners for received mail: `host:port` or a unix socket path. */
@@ -46,31 +55,38 @@ export interface Config {
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
+/** An operator's input (a setting, a command's file) that stops the start or a command: one line naming what to change. */
 export class ConfigError extends Error {}
 
-type Kind = 'string' | 'port' | 'count' | 'boolean' | 'servers' | 'nullableString';
+/** A setting that is valid in itself but failed in use (a port in use, an unreadable file, ...). */
+export const settingFailed = (path: string, why: string) => new ConfigError(`cannot use configuration key "${path}": ${why}`);
 
-/** Every key: its path, environment variable, default and kind. The one source for parsing and docs. */
-const KEYS: { path: string; env: string; kind: Kind; def: unknown; oneOf?: string[] }[] = [
+type Kind = 'string' | 'host' | 'port' | 'nullablePort' | 'count' | 'boolean' | 'servers' | 'proxies' | 'nullableString';
+
+/** Every key: its path, environment variable, default and kind (`min` for counts). The one source for parsing and docs. */
+const KEYS: { path: string; env: string; kind: Kind; def: unknown; oneOf?: string[]; min?: number }[] = [
   { path: 'dataDir', env: 'POSTMILL_DATA_DIR', kind: 'string', def: './data' },
-  { path: 'http.host', env: 'POSTMILL_HTTP_HOST', kind: 'string', def: '127.0.0.1' },
+  { path: 'http.host', env: 'POSTMILL_HTTP_HOST', kind: 'host', def: '127.0.0.1' },
   { path: 'http.port', env: 'POSTMILL_HTTP_PORT', kind: 'port', def: 3000 },
+  { path: 'http.trustProxy', env: 'POSTMILL_HTTP_TRUST_PROXY', kind: 'proxies', def: [] },
   { path: 'publicUrl', env: 'POSTMILL_PUBLIC_URL', kind: 'nullableString', def: null },
-  { path: 'smtp.host', env: 'POSTMILL_SMTP_HOST', kind: 'string', def: '127.0.0.1' },
+  { path: 'smtp.host', env: 'POSTMILL_SMTP_HOST', kind: 'host', def: '127.0.0.1' },
   { path: 'smtp.port', env: 'POSTMILL_SMTP_PORT', kind: 'port', def: 2525 },
-  { path: 'smtp.maxSize', env: 'POSTMILL_SMTP_MAX_SIZE', kind: 'count', def: 40 * 1024 * 1024 },
+  { path: 'smtp.maxSize', env: 'POSTMILL_SMTP_MAX_SIZE', kind: 'count', def: 40 * 1024 * 1024, min: 1024 },
   { path: 'smtp.tlsKey', env: 'POSTMILL_SMTP_TLS_KEY', kind: 'nullableString', def: null },
   { path: 'smtp.tlsCert', env: 'POSTMILL_SMTP_TLS_CERT', kind: 'nullableString', def: null },
-  { path: 'smtp.maxClients', env: 'POSTMILL_SMTP_MAX_CLIENTS', kind: 'count', def: 200 },
-  { path: 'smtp.maxPerClient', env: 'POSTMILL_SMTP_MAX_PER_CLIENT', kind: 'count', def: 20 },
+  { path: 'smtp.maxClients', env: 'POSTMILL_SMTP_MAX_CLIENTS', kind: 'count', def: 200, min: 1 },
+  { path: 'smtp.maxPerClient', env: 'POSTMILL_SMTP_MAX_PER_CLIENT', kind: 'count', def: 20, min: 1 },
+  { path: 'submission.host', env: 'POSTMILL_SUBMISSION_HOST', kind: 'host', def: '127.0.0.1' },
+  { path: 'submission.port', env: 'POSTMILL_SUBMISSION_PORT', kind: 'nullablePort', def: null },
   { path: 'hostname', env: 'POSTMILL_HOSTNAME', kind: 'nullableString', def: null },
   { path: 'dns.servers', env: 'POSTMILL_DNS_SERVERS', kind: 'servers', def: [] },
   { path: 'delivery.mode', env: 'POSTMILL_DELIVERY_MODE', kind: 'string', def: 'mx', oneOf: ['mx', 'relay'] },
   { path: 'delivery.relay', env: 'POSTMILL_DELIVERY_RELAY', kind: 'nullableString', def: null },
   { path: 'delivery.port', env: 'POSTMILL_DELIVERY_PORT', kind: 'port', def: 25 },
   { path: 'delivery.maxAge', env: 'POSTMILL_DELIVERY_MAX_AGE', kind: 'count', def: 3 * 24 * 3600 },
-  { path: 'delivery.concurrency', env: 'POSTMILL_DELIVERY_CONCURRENCY', kind: 'count', def: 50 },
-  { path: 'delivery.perDomainConcurrency', env: 'POSTMILL_DELIVERY_PER_DOMAIN_CONCURRENCY', kind: 'count', def: 5 },
+  { path: 'delivery.concurrency', env: 'POSTMILL_DELIVERY_CONCURRENCY', kind: 'count', def: 50, min: 1 },
+  { path: 'delivery.perDomainConcurrency', env: 'POSTMILL_DELIVERY_PER_DOMAIN_CONCURRENCY', kind: 'count', def: 5, min: 1 },
   { path: 'delivery.throttlePerMinute', env: 'POSTMILL_DELIVERY_THROTTLE_PER_MINUTE', kind: 'count', def: 0 },
   { path: 'delivery.bulkPerSecond', env: 'POSTMILL_DELIVERY_BULK_PER_SECOND', kind: 'count', def: 0 },
   { path: 'adminToken', env: 'POSTMILL_ADMIN_TOKEN', kind: 'nullableString', def: null },
@@ -83,11 +99,16 @@ const KEYS: { path: string; env: string; kind: Kind; def: unknown; oneOf?: strin
 ];
 
 const SERVER = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]|[0-9a-fA-F:]+)(:\d{1,5})?$/;
+/** A DNS host name (RFC 1123 labels): no spaces, no line breaks, nothing a header or an EHLO could carry. */
+const HOST_NAME = /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
 
-function coerce(path: string, kind: Kind, raw: unknown, fromEnv: boolean, oneOf?: string[]): unknown {
+export const isHostName = (value: string): boolean => HOST_NAME.test(value);
+
+function coerce(path: string, kind: Kind, raw: unknown, fromEnv: boolean, oneOf?: string[], min = 0): unknown {
   const bad = (why: string): never => {
     throw new ConfigError(`invalid configuration key "${path}": ${why} (got ${JSON.stringify(raw)})`);
   };
+  if (kind === 'nullablePort' && (raw === null || raw === '')) return null;
   switch (kind) {
     case 'string':
     case 'nullableString': {
@@ -96,11 +117,16 @@ function coerce(path: string, kind: Kind, raw: unknown, fromEnv: boolean, oneOf?
       if (oneOf && !oneOf.includes(raw)) return bad(`expected one of ${oneOf.join(', ')}`);
       return raw;
     }
+    case 'host': {
+      if (typeof raw !== 'string' || (!isIP(raw) && !isHostName(raw))) return bad('expected an IP address or a host name');
+      return raw;
+    }
+    case 'nullablePort':
     case 'port':
     case 'count': {
       const n = fromEnv && typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
-      const max = kind === 'port' ? 65535 : Number.MAX_SAFE_INTEGER;
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > max) return bad(`expected an integer from 0 to ${max}`);
+      const max = kind === 'count' ? Number.MAX_SAFE_INTEGER : 65535;
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) return bad(`expected an integer from ${min} to ${max}`);
       return n;
     }
     case 'boolean': {
@@ -116,7 +142,31 @@ function coerce(path: string, kind: Kind, raw: unknown, fromEnv: boolean, oneOf?
       }
       return list;
     }
+    case 'proxies': {
+      const list = typeof raw === 'string' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : raw;
+      if (!Array.isArray(list) || !list.every((s) => typeof s === 'string' && isProxyEntry(s))) {
+        return bad('expected proxy addresses ("ip" or "ip/prefix"), as a list or comma-separated');
+      }
+      return list;
+    }
   }
+}
+
+/** A URL of one of `protocols` on a valid host, printable ASCII only (it ends up in headers and links). */
+function isUrlOf(text: string, protocols: string[]): boolean {
+  if (!/^[\x21-\x7e]+$/.test(text)) return false;
+  try {
+    const url = new URL(text);
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    return protocols.includes(url.protocol) && (isIP(host) !== 0 || isHostName(host));
+  } catch {
+    return false;
+  }
+}
+
+function isHostPort(text: string): boolean {
+  const match = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(text);
+  return !!match && (isIP(match[1]!) !== 0 || isHostName(match[1]!)) && Number(match[2]) <= 65535;
 }
 
 function flatten(obj: Record<string, unknown>, prefix = ''): Map<string, unknown> {
@@ -162,35 +212,42 @@ export function loadConfig(file: string | null, env: NodeJS.ProcessEnv = process
     const envValue = env[key.env];
     const value =
       envValue !== undefined
-        ? coerce(key.path, key.kind, envValue, true, key.oneOf)
+        ? coerce(key.path, key.kind, envValue, true, key.oneOf, key.min)
         : fromFile.has(key.path)
-          ? coerce(key.path, key.kind, fromFile.get(key.path), false, key.oneOf)
+          ? coerce(key.path, key.kind, fromFile.get(key.path), false, key.oneOf, key.min)
           : key.def;
     setPath(out, key.path, value);
   }
   const config = out as unknown as Config;
-  config.hostname ??= machineHostname();
+  if (config.hostname === null) {
+    config.hostname = machineHostname();
+    if (!isHostName(config.hostname)) {
+      throw new ConfigError(`invalid configuration key "hostname": the machine's host name ${JSON.stringify(config.hostname)} is not a DNS name; set hostname`);
+    }
+  } else if (!isHostName(config.hostname)) {
+    throw new ConfigError(`invalid configuration key "hostname": expected a DNS host name such as mail.example.com (got ${JSON.stringify(config.hostname)})`);
+  }
+  if (config.adminToken !== null && !/^[\x21-\x7e]{24,}$/.test(config.adminToken)) {
+    throw new ConfigError('invalid configuration key "adminToken": expected at least 24 printable characters without spaces (openssl rand -hex 24 makes one)');
+  }
   if (config.delivery.mode === 'relay' && !config.delivery.relay) {
     throw new ConfigError('invalid configuration key "delivery.relay": required when delivery.mode is "relay"');
   }
-  if (config.delivery.relay && !/^smtps?:\/\//.test(config.delivery.relay)) {
+  if (config.delivery.relay && !isUrlOf(config.delivery.relay, ['smtp:', 'smtps:'])) {
     throw new ConfigError('invalid configuration key "delivery.relay": expected smtp://user:pass@host:port or smtps://...');
-  }
-  if (config.delivery.concurrency < 1 || config.delivery.perDomainConcurrency < 1) {
-    throw new ConfigError('invalid configuration key "delivery.concurrency": delivery concurrency must be at least 1');
   }
   if (!config.smtp.tlsKey !== !config.smtp.tlsCert) {
     throw new ConfigError('invalid configuration key "smtp.tlsCert": smtp.tlsKey and smtp.tlsCert go together');
   }
   for (const [name, address] of Object.entries(config.scanners)) {
-    if (address && !address.startsWith('/') && !/^.+:\d{1,5}$/.test(address)) {
+    if (address && !address.startsWith('/') && !isHostPort(address)) {
       throw new ConfigError(`invalid configuration key "scanners.${name}": expected host:port or a unix socket path`);
     }
   }
   if (config.testHooks && !config.adminToken) {
     throw new ConfigError('invalid configuration key "testHooks": needs adminToken to be set');
   }
-  if (config.publicUrl && !/^https?:\/\/[^/]+/.test(config.publicUrl)) {
+  if (config.publicUrl && !isUrlOf(config.publicUrl, ['http:', 'https:'])) {
     throw new ConfigError('invalid configuration key "publicUrl": expected an http:// or https:// URL');
   }
   return config;

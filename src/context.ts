@@ -1,3 +1,4 @@
+import type { ActivitySources } from './activity/sources.js';
 import type { Bus } from './bus/bus.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -6,6 +7,7 @@ import type { JobQueue } from './jobs/queue.js';
 import type { Logger } from './log.js';
 import type { MailThreads } from './mail/threads/pool.js';
 import type { ComposeThreads } from './threads/compose-threads.js';
+import type { Metrics } from './metrics/metrics.js';
 import type { Db } from './store/db.js';
 import type { Usages } from './usage/usages.js';
 
@@ -25,4 +27,8 @@ export interface Ctx {
   threads: ComposeThreads;
   /** Where fields, event names and templates are referenced (filled by the modules). */
   usage: Usages;
+  /** Counters for GET /metrics (requests, deliveries, inbound mail). */
+  metrics: Metrics;
+  /** The sources of the activity feed (filled by the modules). */
+  activity: ActivitySources;
 }

@@ -9,6 +9,8 @@ import { createMailThreads } from './mail/threads/pool.js';
 import type { Db } from './store/db.js';
 import { createComposeThreads } from './threads/compose-threads.js';
 import { createUsages } from './usage/usages.js';
+import { createMetrics } from './metrics/metrics.js';
+import { createActivitySources } from './activity/sources.js';
 
 export interface OwnedContext extends Ctx {
   /** Stops what the context started (its threads); the store stays open. */
@@ -31,6 +33,8 @@ export function createContext(parts: { db: Db; clock: Clock; config: Config; log
     mailThreads,
     threads,
     usage: createUsages(),
+    metrics: createMetrics(),
+    activity: createActivitySources(),
     close: async () => {
       await Promise.all([mailThreads.close(), threads.close()]);
     },

@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { ShiftableClock } from './clock.js';
 import type { Config } from './config.js';
 import { createHttpApp } from './http/app.js';
@@ -8,9 +7,12 @@ import { loadSchemas } from './http/validate.js';
 import { startInbound, type InboundListener } from './inbound/listener.js';
 import { JobRunner } from './jobs/runner.js';
 import { createLogger } from './log.js';
+import { listenOn } from './net/listen.js';
 import { DELIVER_JOB } from './emails/service.js';
 import { deliveryJob } from './delivery/job.js';
 import { SendThrottle } from './delivery/throttle.js';
+import { observeDaemon } from './metrics/observe.js';
+import { startSubmission, type SubmissionListener } from './submission/listener.js';
 import { createDelivery } from './mail/outbound/deliver.js';
 import { cachingDns } from './dns/cache.js';
 import { ensureDefaultProject, type ProjectKeys } from './projects/service.js';
@@ -23,19 +25,11 @@ export interface Daemon {
   ctx: OwnedContext;
   http: string;
   smtp: string;
+  /** `HOST:PORT` of SMTP submission, null while it is off. */
+  submission: string | null;
   /** Keys of the `default` project when this start created it (shown once). */
   createdProject: ProjectKeys | null;
   stop(): Promise<void>;
-}
-
-function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(server.address() as AddressInfo);
-    });
-  });
 }
 
 /** Opens the store, starts the job runner and both listeners. */
@@ -45,12 +39,15 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   const clock = new ShiftableClock(config.testHooks ? savedClockOffset(db) : 0);
   const ctx = createContext({ db, clock, config, log });
   loadSchemas();
+  observeDaemon(ctx);
 
   const createdProject = ensureDefaultProject(db, clock);
   const runner = new JobRunner(ctx.jobs, clock, log);
   for (const module of MODULES) {
     module.jobs?.(runner, ctx);
     module.usage?.(ctx.usage);
+    for (const reactor of module.reactors?.(ctx) ?? []) ctx.bus.react(reactor);
+    module.activity?.(ctx.activity);
   }
   const delivery = createDelivery({
     dns: cachingDns(ctx.dns, clock),
@@ -77,20 +74,24 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 120_000;
   let inbound: InboundListener | null = null;
+  let submission: SubmissionListener | null = null;
   try {
-    const bound = await listen(server, config.http.port, config.http.host);
+    const bound = await listenOn(server, config.http.port, config.http.host, 'http');
     inbound = await startInbound(ctx);
+    if (config.submission.port !== null) submission = await startSubmission(ctx, config.submission.port);
     runner.start();
     const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
     const http = `http://${host}:${bound.port}`;
     if (!config.publicUrl) config.publicUrl = http;
     const listener = inbound;
+    const submitter = submission;
     // Started once the listeners are up: the thread's start-up does not delay the ready line.
     const checkpointer = startCheckpointer(storeFile(config.dataDir));
     return {
       ctx,
       http,
       smtp: listener.address,
+      submission: submitter?.address ?? null,
       createdProject,
       stop: async () => {
         // Everything within the contract's 10 seconds: what is unfinished at the deadline stays queued.
@@ -98,7 +99,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-        await listener.close();
+        await Promise.all([listener.close(), submitter?.close()]);
         await runner.stop(Math.max(deadline - Date.now(), 500));
         await delivery.close();
         server.closeAllConnections();
@@ -110,6 +111,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   } catch (err) {
     server.close();
     await inbound?.close();
+    await submission?.close();
     await delivery.close();
     await ctx.close();
     db.close();

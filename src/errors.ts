@@ -31,7 +31,16 @@ export class FlatError extends Error {
 export const badRequest = (message: string, suggestion?: string) =>
   new ApiError(400, 'BAD_REQUEST', message, suggestion ? { suggestion } : {});
 export const notFound = (what: string) => new ApiError(404, 'NOT_FOUND', `${what} not found`);
+/** The row a lookup found, or the 404 of `what`. */
+export function foundOr404<T>(row: T | null | undefined, what: string): T {
+  if (row === null || row === undefined) throw notFound(what);
+  return row;
+}
 export const conflict = (message: string, details?: Record<string, unknown>) =>
   new ApiError(409, 'CONFLICT', message, details ? { details } : {});
+/** Path segments as a field error names them (`data.address.0.city`); long segments are cut, so a hostile key cannot bloat the answer. */
+export const fieldPath = (segments: string[]): string =>
+  segments.map((s) => (s.length > 100 ? s.slice(0, 100) + '…' : s)).join('.');
+
 export const validationFailed = (errors: FieldError[], message = 'The request body is not valid') =>
   new ApiError(422, 'VALIDATION_ERROR', message, { errors });

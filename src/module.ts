@@ -1,5 +1,7 @@
 import type { Router } from '@koa/router';
+import type { ActivitySources } from './activity/sources.js';
 import type { Ctx } from './context.js';
+import type { Reactor } from './bus/reactor.js';
 import type { Guards } from './http/guards.js';
 import type { ApiState } from './http/state.js';
 import type { JobRunner } from './jobs/runner.js';
@@ -11,6 +13,10 @@ export interface Module {
   routes?(app: Ctx, guards: Guards): Router<ApiState>;
   /** Registers its job kinds (each kind constant lives beside its handler) and schedules recurring ones. */
   jobs?(runner: JobRunner, app: Ctx): void;
-  /** Reports where it references fields, event names or templates. */
+  /** Reports where it references fields, event names, templates or segments. */
   usage?(usages: Usages): void;
+  /** Its reactors: work recorded in the transaction of an event or a contact write (src/bus/reactor.ts). */
+  reactors?(app: Ctx): Reactor[];
+  /** Registers its entries of the activity feed (GET /activity). */
+  activity?(sources: ActivitySources): void;
 }

@@ -217,18 +217,22 @@ test('mail from a subdomain of a verified domain is signed with the published ke
   assert.is(`${signature!.selector}._domainkey.signed.test`, dkimOf(created.records).name);
 });
 
-test('a domain of another project is 409; the same project again is 409 naming its id', async () => {
+test("the same project again is 409 naming its id; another project's pending claim blocks nobody, its verified name does", async () => {
   const mine = await registered('taken.example.test');
   const again = await register('TAKEN.example.test.');
   assert.is(again.status, 409);
   assert.is(again.body.error.code, 'CONFLICT');
   assert.is(again.body.error.details.id, mine.id);
-  const theirs = await register('taken.example.test', other.secretKey);
+  const claim = await register('taken.example.test', other.secretKey);
+  assert.is(claim.status, 201, 'a pending claim is no obstacle');
+  publishRecords(env.dns, mine.records);
+  assert.is((await verify(mine.id)).body.status, 'verified');
+  const theirs = await register('taken.example.test', d.createProject('late').secretKey);
   assert.is(theirs.status, 409);
-  assert.match(theirs.body.error.message, /another project/);
+  assert.match(theirs.body.error.message, /verified by another project/);
   assert.is(theirs.body.error.details, undefined, "the owner's id is not shown to another project");
   const raced = await Promise.all([1, 2, 3, 4].map((i) => register('raced.example.test', i % 2 ? other.secretKey : d.project.secretKey)));
-  assert.equal(raced.map((r) => r.status).sort(), [201, 409, 409, 409], 'concurrent registrations: one wins');
+  assert.equal(raced.map((r) => r.status).sort(), [201, 201, 409, 409], 'concurrent registrations: one claim per project');
 });
 
 test("GET /domains/project/{projectId}: the key's own project only, verified and pending", async () => {

@@ -4,7 +4,7 @@ import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 
 let d: TestDaemon;
 test.before(async () => {
-  d = await startTestDaemon({ config: { rateLimit: { perMinute: 5 }, adminToken: 'admin-secret-token' } });
+  d = await startTestDaemon({ config: { rateLimit: { perMinute: 5 }, adminToken: 'admin-secret-token-0123456789abcdef' } });
 });
 test.after(async () => d.dispose());
 
@@ -96,7 +96,7 @@ test('regenerate-keys: own secret key or the admin token; old keys stop at once;
 
   const foreign = await d.request('POST', `/users/@me/projects/${p.id}/regenerate-keys`, undefined, { key: other.secretKey });
   assert.is(foreign.status, 404);
-  const admin = await d.request('POST', `/users/@me/projects/${p.id}/regenerate-keys`, undefined, { key: 'admin-secret-token' });
+  const admin = await d.request('POST', `/users/@me/projects/${p.id}/regenerate-keys`, undefined, { key: 'admin-secret-token-0123456789abcdef' });
   assert.is(admin.status, 200);
   assert.is((await d.request('GET', '/contacts', undefined, { key: self.body.secretKey })).status, 401);
   const wrongAdmin = await d.request('POST', `/users/@me/projects/${p.id}/regenerate-keys`, undefined, { key: 'admin-secret-tokeX' });

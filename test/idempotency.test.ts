@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 
-const ADMIN = 'idempotency-admin';
+const ADMIN = 'idempotency-admin-token-0123456789';
 let d: TestDaemon;
 
 test.before(async () => {

@@ -3,9 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createBus } from '../src/bus/bus.js';
 import { ShiftableClock } from '../src/clock.js';
-import { trackedEventName } from '../src/events/catalogue.js';
 import { JobQueue } from '../src/jobs/queue.js';
 import { JobRunner } from '../src/jobs/runner.js';
 import type { Logger } from '../src/log.js';
@@ -158,43 +156,6 @@ test('jobs left running by a killed process run again after restart', async () =
   assert.equal(seen, [7]);
   await runner.stop(1000);
   db2.close();
-});
-
-test('bus: events reach subscribers only after commit, and never from a rolled-back transaction', () => {
-  const { db, clock } = fresh();
-  db.prepare("INSERT INTO projects (id, name, created_at, updated_at) VALUES ('p', 'p', 0, 0)").run();
-  const bus = createBus(db, clock, log);
-  const seen: string[] = [];
-  bus.subscribe((e) => seen.push(e.name));
-  bus.tx(() => {
-    bus.emit({ projectId: 'p', name: trackedEventName('a') });
-    bus.tx(() => bus.emit({ projectId: 'p', name: trackedEventName('b') }));
-    assert.equal(seen, [], 'nothing before commit');
-  });
-  assert.equal(seen, ['a', 'b']);
-  try {
-    bus.tx(() => {
-      bus.emit({ projectId: 'p', name: trackedEventName('lost') });
-      throw new Error('rollback');
-    });
-  } catch {
-    // expected
-  }
-  bus.tx(() => {
-    try {
-      bus.tx(() => {
-        bus.emit({ projectId: 'p', name: trackedEventName('inner-lost') });
-        throw new Error('inner rollback');
-      });
-    } catch {
-      // the outer transaction goes on
-    }
-    bus.emit({ projectId: 'p', name: trackedEventName('c') });
-  });
-  assert.equal(seen, ['a', 'b', 'c']);
-  const stored = (db.prepare('SELECT name FROM events ORDER BY rowid').all() as { name: string }[]).map((r) => r.name);
-  assert.equal(stored, ['a', 'b', 'c']);
-  db.close();
 });
 
 test.run();

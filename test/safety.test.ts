@@ -1,15 +1,18 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestDaemon, type Keys, type TestDaemon } from './helpers/daemon.js';
+import type { Keys, TestDaemon } from './helpers/daemon.js';
+import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
 import { GARBAGE_BODIES, ROUTES } from './helpers/routes.js';
 
+let env: MailEnv;
 let d: TestDaemon;
 let a: Keys;
 let b: Keys;
 const ids: Record<string, string> = {};
 
 test.before(async () => {
-  d = await startTestDaemon({ config: { rateLimit: { perMinute: 0 } } });
+  env = await startMailEnv();
+  d = env.daemon;
   a = d.createProject('A');
   b = d.createProject('B');
   const contact = await d.request('POST', '/contacts', { email: 'owned-by-a@iso.test', data: { secret: 'a-only' } }, { key: a.secretKey });
@@ -18,19 +21,42 @@ test.before(async () => {
   ids.field = 'secret';
   ids.eventName = 'a-only-event';
   await d.request('POST', '/v1/track', { email: 'owned-by-a@iso.test', event: 'a-only-event', data: { secret: 'a-only' } }, { key: a.publicKey });
-  const domain = await d.request('POST', '/domains', { domain: 'a-only.test' }, { key: a.secretKey });
-  ids.domainId = domain.body.id;
+  ids.domainId = (await env.verifySender('a-only.test', a)).id;
   const template = await d.request('POST', '/templates', { name: 'a-only', subject: 's', body: 'b', from: 'x@a-only.test' }, { key: a.secretKey });
-  ids.templateId = template.body.id ?? 'no-template';
+  ids.templateId = template.body.id;
+  const campaign = await d.request('POST', '/campaigns', { name: 'a-only', subject: 's', body: 'b', from: 'x@a-only.test', audienceType: 'ALL' }, { key: a.secretKey });
+  ids.campaignId = campaign.body.data.id;
+  const segment = await d.request('POST', '/segments', { name: 'a-only', type: 'STATIC' }, { key: a.secretKey });
+  ids.segmentId = segment.body.id;
+  await d.request('POST', `/segments/${ids.segmentId}/members`, { emails: ['owned-by-a@iso.test'] }, { key: a.secretKey });
+  const bulk = await d.request('POST', '/contacts/bulk-subscribe', { contactIds: [ids.contactId] }, { key: a.secretKey });
+  ids.bulkJobId = bulk.body.jobId;
+  const form = new FormData();
+  form.append('file', new Blob(['email,secret\nowned-by-a@iso.test,a-only\n'], { type: 'text/csv' }), 'a.csv');
+  const upload = await fetch(`${d.url}/contacts/import`, { method: 'POST', headers: { authorization: `Bearer ${a.secretKey}` }, body: form });
+  ids.importJobId = ((await upload.json()) as { jobId: string }).jobId;
 });
-test.after(async () => d.dispose());
+test.after(async () => env.close());
 
 const fill = (path: string) => path.replace(/:(\w+)/g, (_, name: string) => ids[name] ?? 'x');
 
 test('every route answers garbage bodies with a 4xx envelope (or success), never a 500', async () => {
   const victim = d.createProject('garbage');
   const own = await d.request('POST', '/contacts', { email: 'garbage@iso.test' }, { key: victim.secretKey });
-  const local: Record<string, string> = { contactId: own.body.id, projectId: victim.id, field: 'x', eventName: 'x', domainId: 'x', templateId: 'x' };
+  await env.verifySender('garbage.test', victim);
+  const campaign = await d.request('POST', '/campaigns', { name: 'g', subject: 's', body: 'b', from: 'x@garbage.test', audienceType: 'ALL' }, { key: victim.secretKey });
+  const local: Record<string, string> = {
+    contactId: own.body.id,
+    projectId: victim.id,
+    field: 'x',
+    eventName: 'x',
+    domainId: 'x',
+    templateId: 'x',
+    campaignId: campaign.body.data.id,
+    segmentId: 'x',
+    importJobId: 'x',
+    bulkJobId: 'x',
+  };
   for (const route of ROUTES.filter((r) => r.method !== 'GET' && !r.path.includes('regenerate'))) {
     for (const raw of GARBAGE_BODIES) {
       const path = route.path.replace(/:(\w+)/g, (_, n: string) => local[n]!);
@@ -48,13 +74,27 @@ test('every route answers garbage bodies with a 4xx envelope (or success), never
 });
 
 test("project B's key never reads or changes project A's rows", async () => {
+  const bulkJobsOfB: string[] = [];
   for (const route of ROUTES) {
     const path = fill(route.path);
-    const body = route.method === 'GET' ? undefined : { email: 'owned-by-a@iso.test', emails: ['owned-by-a@iso.test'], subscribed: false, data: { secret: 'b' } };
+    const body =
+      route.method === 'GET'
+        ? undefined
+        : { email: 'owned-by-a@iso.test', emails: ['owned-by-a@iso.test'], contactIds: [ids.contactId], subscribed: false, data: { secret: 'b' } };
     const r = await d.request(route.method, path, body, { key: route.key === 'public' ? b.publicKey : b.secretKey });
     const text = JSON.stringify(r.body);
     assert.not.ok(text.includes(ids.contactId!), `${route.method} ${path} leaked A's contact id`);
     assert.not.ok(text.includes('a-only'), `${route.method} ${path} leaked A's data`);
+    if (route.path.startsWith('/contacts/bulk-') && r.status === 202) bulkJobsOfB.push(r.body.jobId);
+  }
+  // B's bulk jobs named A's contact: they end with it not found, and A's contact is untouched
+  for (const jobId of bulkJobsOfB) {
+    const job = await eventually(async () => {
+      const r = await d.request('GET', `/contacts/bulk/${jobId}`, undefined, { key: b.secretKey });
+      return r.body.state === 'completed' ? r.body : null;
+    });
+    assert.is(job.result.failed, 1);
+    assert.not.ok(JSON.stringify(job).includes('a-only'));
   }
   const still = await d.request('GET', `/contacts/${ids.contactId}`, undefined, { key: a.secretKey });
   assert.is(still.status, 200);

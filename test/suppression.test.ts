@@ -12,14 +12,14 @@ import { deliveryJob } from '../src/delivery/job.js';
 import { SendThrottle } from '../src/delivery/throttle.js';
 import { createDns } from '../src/dns/resolver.js';
 import { packMessage } from '../src/emails/packing.js';
-import { findEmailById, insertEmail, newEmailRecord, type SourceType } from '../src/emails/store.js';
+import { findEmailById, insertEmail, newEmailRecord, type MessageType, type SourceType } from '../src/emails/store.js';
 import type { Logger } from '../src/log.js';
 import { createDelivery } from '../src/mail/outbound/deliver.js';
 import { createProject } from '../src/projects/service.js';
 import { openStore } from '../src/store/db.js';
 import { suppress } from '../src/suppressions/store.js';
 
-test('suppressed addresses get no campaign or workflow mail; transactional mail still goes', async () => {
+test('suppressed addresses get no campaign, workflow, MARKETING or HEADLESS mail by any route; TRANSACTIONAL content still goes', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'postmill-suppression-'));
   const log: Logger = { debug() {}, info() {}, warn() {}, error() {} };
   const clock = new ShiftableClock();
@@ -33,7 +33,7 @@ test('suppressed addresses get no campaign or workflow mail; transactional mail 
     const { contact } = upsertContact(ctx, project.id, { email: 'gone@rcpt.test' }, true);
     suppress(db, project.id, 'GONE@rcpt.test', 'bounce', null, clock.now());
     const job = deliveryJob(ctx, { delivery, throttle: new SendThrottle(clock, 0), concurrency: 1, maxAgeMs: 3_600_000 });
-    const run = async (sourceType: SourceType) => {
+    const run = async (sourceType: SourceType, messageType: MessageType) => {
       const email = newEmailRecord(
         {
           id: randomUUID(),
@@ -42,7 +42,7 @@ test('suppressed addresses get no campaign or workflow mail; transactional mail 
           templateId: null,
           campaignId: null,
           sourceType,
-          messageType: 'MARKETING',
+          messageType,
           to: contact.email,
           from: 'news@sender.test',
           fromName: null,
@@ -58,9 +58,11 @@ test('suppressed addresses get no campaign or workflow mail; transactional mail 
       await job.run({ id: 1, kind: 'email.deliver', projectId: project.id, payload: { emailId: email.id }, attempts: 1, maxAttempts: 5, runAt: 0, createdAt: 0 });
       return findEmailById(db, project.id, email.id)!.status;
     };
-    assert.is(await run('CAMPAIGN'), 'suppressed');
-    assert.is(await run('WORKFLOW'), 'suppressed');
-    assert.is(await run('TRANSACTIONAL'), 'deferred', 'transactional mail is attempted');
+    assert.is(await run('CAMPAIGN', 'MARKETING'), 'suppressed');
+    assert.is(await run('WORKFLOW', 'MARKETING'), 'suppressed');
+    assert.is(await run('TRANSACTIONAL', 'MARKETING'), 'suppressed', 'MARKETING content through /v1/send');
+    assert.is(await run('TRANSACTIONAL', 'HEADLESS'), 'suppressed', 'HEADLESS content through /v1/send');
+    assert.is(await run('TRANSACTIONAL', 'TRANSACTIONAL'), 'deferred', 'transactional content is attempted');
   } finally {
     await delivery.close();
     await ctx.close();

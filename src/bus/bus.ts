@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import type { Logger } from '../log.js';
 import type { EventName } from '../events/catalogue.js';
+import type { Logger } from '../log.js';
 import { sql, type Db } from '../store/db.js';
+import type { ContactChange, Reactor, StoredEvent } from './reactor.js';
+
+export type { StoredEvent } from './reactor.js';
 
 export interface EventInput {
   projectId: string;
@@ -14,65 +17,25 @@ export interface EventInput {
   at?: number;
 }
 
-export interface StoredEvent {
-  id: string;
-  projectId: string;
-  name: EventName;
-  contactId: string | null;
-  emailId: string | null;
-  data: Record<string, unknown>;
-  createdAt: number;
-}
-
-export type Subscriber = (event: StoredEvent) => void;
-
 export interface Bus {
-  /** Runs fn in one transaction; events emitted inside reach subscribers only after the outermost commit. */
+  /** Runs fn in one transaction (nested calls become savepoints). */
   tx<T>(fn: () => T): T;
-  /** Writes the event row in the current transaction (or its own). */
+  /** Writes the event row, and the work of every reactor that listens to it, in the current transaction (or its own). */
   emit(event: EventInput): StoredEvent;
-  subscribe(fn: Subscriber): void;
+  /** Tells the reactors of a contact write, in the current transaction (or its own); the contacts service calls it on every write. */
+  contactChanged(change: ContactChange): void;
+  /** Registers a reactor (at start, before any work). */
+  react(reactor: Reactor): void;
 }
 
 export function createBus(db: Db, clock: Clock, log: Logger): Bus {
-  const subscribers: Subscriber[] = [];
-  let pending: StoredEvent[] = [];
-  let depth = 0;
-
-  const dispatch = (events: StoredEvent[]) => {
-    for (const event of events) {
-      for (const fn of subscribers) {
-        try {
-          fn(event);
-        } catch (err) {
-          log.error('event subscriber failed', { event: event.name, error: (err as Error).stack });
-        }
-      }
-    }
-  };
+  const reactorsOf = new Map<string, Reactor[]>();
+  const ofEveryEvent: Reactor[] = [];
+  const ofContacts: Reactor[] = [];
 
   // One transaction function for every call (nested calls become savepoints).
   const inTransaction = db.transaction((fn: () => unknown) => fn());
-
-  const tx = <T>(fn: () => T): T => {
-    depth++;
-    const mark = pending.length;
-    let result: T;
-    try {
-      result = inTransaction(fn) as T;
-    } catch (err) {
-      depth--;
-      pending.length = mark; // the rolled-back part never happened
-      throw err;
-    }
-    depth--;
-    if (depth === 0 && pending.length > 0) {
-      const committed = pending;
-      pending = [];
-      dispatch(committed);
-    }
-    return result;
-  };
+  const tx = <T>(fn: () => T): T => inTransaction(fn) as T;
 
   const insert = (event: StoredEvent) =>
     sql(db, 'INSERT INTO events (id, project_id, contact_id, email_id, name, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
@@ -86,7 +49,7 @@ export function createBus(db: Db, clock: Clock, log: Logger): Bus {
     );
 
   const emit = (input: EventInput): StoredEvent => {
-    if (depth === 0) return tx(() => emit(input));
+    if (!db.inTransaction) return tx(() => emit(input));
     const event: StoredEvent = {
       id: randomUUID(),
       projectId: input.projectId,
@@ -97,9 +60,31 @@ export function createBus(db: Db, clock: Clock, log: Logger): Bus {
       createdAt: input.at ?? clock.now(),
     };
     insert(event);
-    pending.push(event);
+    for (const reactor of ofEveryEvent) reacting(reactor, event.name, () => reactor.onEvent!(event));
+    for (const reactor of reactorsOf.get(event.name) ?? []) reacting(reactor, event.name, () => reactor.onEvent!(event));
     return event;
   };
 
-  return { tx, emit, subscribe: (fn) => void subscribers.push(fn) };
+  const contactChanged = (change: ContactChange): void => {
+    if (!db.inTransaction) return tx(() => contactChanged(change));
+    for (const reactor of ofContacts) reacting(reactor, `contact ${change.change}`, () => reactor.onContactChange!(change));
+  };
+
+  /** A reactor that cannot record its work fails its cause: said here, with the reactor's name, before the caller sees the error. */
+  const reacting = (reactor: Reactor, cause: string, fn: () => void): void => {
+    try {
+      fn();
+    } catch (err) {
+      log.error('reactor failed; its cause is rolled back', { reactor: reactor.name, cause, error: (err as Error).stack });
+      throw err;
+    }
+  };
+
+  const react = (reactor: Reactor): void => {
+    if (reactor.onEvent && reactor.events === 'all') ofEveryEvent.push(reactor);
+    else if (reactor.onEvent && reactor.events) for (const name of reactor.events) reactorsOf.set(name, [...(reactorsOf.get(name) ?? []), reactor]);
+    if (reactor.onContactChange) ofContacts.push(reactor);
+  };
+
+  return { tx, emit, contactChanged, react };
 }

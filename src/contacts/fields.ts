@@ -1,7 +1,7 @@
 import type { Ctx } from '../context.js';
-import { ApiError, conflict } from '../errors.js';
-import { sql } from '../store/db.js';
+import { badRequest, conflict, validationFailed } from '../errors.js';
 import { RESERVED_DATA_KEYS } from './data.js';
+import { countKeyTypes, countKeyValues, removeKey } from './fields-store.js';
 import { isFieldUsed } from './field-usage.js';
 import { countContacts } from './store.js';
 
@@ -19,8 +19,6 @@ const STANDARD: { field: string; type: FieldType }[] = [
   { field: 'createdAt', type: 'date' },
   { field: 'updatedAt', type: 'date' },
 ];
-
-const ISO_DATE = "'[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*'";
 
 function kindOf(jsonType: string, allDates: boolean): FieldType {
   switch (jsonType) {
@@ -46,11 +44,7 @@ const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((
 /** Standard fields and every custom data key with its inferred type and the share of contacts that have it. */
 export function listFields(ctx: Ctx, projectId: string): { fields: FieldInfo[]; count: number } {
   const total = countContacts(ctx.db, projectId);
-  const rows = sql(
-    ctx.db,
-    `SELECT j.key AS key, j.type AS type, COUNT(*) AS n, SUM(j.type = 'text' AND j.atom GLOB ${ISO_DATE}) AS dates
-     FROM contacts c, json_each(c.data) j WHERE c.project_id = ? AND j.type != 'null' GROUP BY j.key, j.type`,
-  ).all(projectId) as { key: string; type: string; n: number; dates: number }[];
+  const rows = countKeyTypes(ctx.db, projectId);
   const custom = new Map<string, { types: Set<FieldType>; n: number }>();
   for (const row of rows) {
     const entry = custom.get(row.key) ?? { types: new Set<FieldType>(), n: 0 };
@@ -71,29 +65,30 @@ export function listFields(ctx: Ctx, projectId: string): { fields: FieldInfo[]; 
   return { fields, count: fields.length };
 }
 
-/** `data.x` and `x` both name the custom key `x`; standard and reserved names are refused. */
+/** The longest data key a contact can hold, in code points as schema/contact-data.json counts them. */
+const MAX_KEY_LENGTH = 200;
+
+/**
+ * The custom key a field names. `data.<key>` names the key exactly as `GET /contacts/fields` lists it,
+ * whatever its characters (even `data.email` style names of keys that shadow a standard field);
+ * a bare `<key>` is accepted too, unless it is a standard field. Reserved keys are never stored.
+ */
 export function customKey(field: string): string {
-  const key = field.startsWith('data.') ? field.slice(5) : field;
-  if (key === '' || key.includes('"') || key.length > 200) {
-    throw new ApiError(422, 'VALIDATION_ERROR', 'Invalid field name', { errors: [{ field: 'field', message: 'Invalid field name', code: 'invalid_string', received: field }] });
+  const prefixed = field.startsWith('data.');
+  const key = prefixed ? field.slice(5) : field;
+  if ((!prefixed && key === '') || [...key].length > MAX_KEY_LENGTH) {
+    throw validationFailed([{ field: 'field', message: `A field is data.<key> with a key of at most ${MAX_KEY_LENGTH} characters`, code: 'invalid_string', received: field }]);
   }
-  if (STANDARD.some((s) => s.field === key) || RESERVED_DATA_KEYS.has(key)) {
-    throw new ApiError(400, 'BAD_REQUEST', `"${key}" is a standard field, not a custom data field`);
+  if (!prefixed && STANDARD.some((s) => s.field === key)) {
+    throw badRequest(`"${key}" is a standard field, not a custom data field`, `Name a custom field as data.<key>`);
   }
+  if (RESERVED_DATA_KEYS.has(key)) throw badRequest(`"${key}" is a reserved key that contact data never holds`);
   return key;
 }
 
-const jsonPath = (key: string) => `$."${key}"`;
-
 export function fieldValues(ctx: Ctx, projectId: string, field: string, limit: number) {
   const key = customKey(field);
-  const path = jsonPath(key);
-  const rows = sql(
-    ctx.db,
-    `SELECT json_extract(data, ?) AS value, json_type(data, ?) AS type, COUNT(*) AS count FROM contacts
-     WHERE project_id = ? AND json_type(data, ?) != 'null' GROUP BY value, type ORDER BY count DESC, value LIMIT ?`,
-  ).all(path, path, projectId, path, limit) as { value: unknown; type: string; count: number }[];
-  const values = rows.map((r) => ({
+  const values = countKeyValues(ctx.db, projectId, key, limit).map((r) => ({
     value:
       r.type === 'object' || r.type === 'array' ? JSON.parse(String(r.value)) : r.type === 'true' ? true : r.type === 'false' ? false : r.value,
     count: r.count,
@@ -111,9 +106,6 @@ export function deleteField(ctx: Ctx, projectId: string, field: string): { field
   const key = customKey(field);
   const usage = ctx.usage.fields.collect(ctx, projectId, key);
   if (isFieldUsed(usage)) throw conflict(`The field data.${key} is in use`, { ...usage });
-  const updated = sql(
-    ctx.db,
-    'UPDATE contacts SET data = json_remove(data, ?), updated_at = ? WHERE project_id = ? AND json_type(data, ?) IS NOT NULL',
-  ).run(jsonPath(key), ctx.clock.now(), projectId, jsonPath(key)).changes;
+  const updated = removeKey(ctx.db, projectId, key, ctx.clock.now());
   return { field: `data.${key}`, updated };
 }

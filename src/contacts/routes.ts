@@ -5,6 +5,7 @@ import type { Guards } from '../http/guards.js';
 import { cursorLimit, decodeCursor, sortParams } from '../http/pagination.js';
 import { projectOf, type ApiState } from '../http/state.js';
 import { validate } from '../http/validate.js';
+import { describe } from '../openapi/describe.js';
 import type { ContactData } from './data.js';
 import { deleteField, fieldValues, listFields, usageOfField } from './fields.js';
 import { listContacts } from './list.js';
@@ -23,69 +24,86 @@ const booleanQuery = (raw: unknown): boolean | null => (raw === 'true' ? true : 
 export function contactRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
+  // A lookup sends its list in a body, but only reads: a disabled project may still run it.
+  const secretRead = guards.key('secret', { access: 'read' });
 
-  router.get('/contacts', secret, (ctx) => {
-    const { sort, dir } = sortParams(ctx.query, ['email', 'createdAt'] as const, 'createdAt');
-    const search = typeof ctx.query.search === 'string' && ctx.query.search !== '' ? ctx.query.search : null;
-    const page = listContacts(app.db, projectOf(ctx).id, {
-      limit: cursorLimit(ctx.query.limit),
-      cursor: decodeCursor(ctx.query.cursor),
-      search,
-      subscribed: booleanQuery(ctx.query.subscribed),
-      sort,
-      dir,
-    });
-    ctx.body = { ...page, data: page.data.map(presentContact) };
-  });
+  router.get(
+    '/contacts',
+    describe({ summary: 'List contacts', query: ['limit', 'cursor', 'search', 'subscribed', 'sort', 'dir'], answers: { 200: 'ContactPage' } }),
+    secret,
+    (ctx) => {
+      const { sort, dir } = sortParams(ctx.query, ['email', 'createdAt'] as const, 'createdAt');
+      const search = typeof ctx.query.search === 'string' && ctx.query.search !== '' ? ctx.query.search : null;
+      const page = listContacts(app.db, projectOf(ctx).id, {
+        limit: cursorLimit(ctx.query.limit),
+        cursor: decodeCursor(ctx.query.cursor),
+        search,
+        subscribed: booleanQuery(ctx.query.subscribed),
+        sort,
+        dir,
+      });
+      ctx.body = { ...page, data: page.data.map(presentContact) };
+    },
+  );
 
-  router.post('/contacts', secret, (ctx) => {
-    const raw = ctx.state.body;
-    if (raw === undefined || (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !('email' in raw))) {
-      throw new FlatError(400, 'email is required');
-    }
-    const body = validate<CreateBody>('contact-create', raw);
-    const result = upsertContact(app, projectOf(ctx).id, body, true);
-    ctx.status = result.isNew ? 201 : 200;
-    ctx.body = { ...presentContact(result.contact), _meta: { isNew: result.isNew, isUpdate: !result.isNew } };
-  });
+  router.post(
+    '/contacts',
+    describe({ summary: 'Create or update a contact', body: 'contact-create', answers: { 200: 'ContactUpserted', 201: 'ContactUpserted' } }),
+    secret,
+    (ctx) => {
+      const raw = ctx.state.body;
+      if (raw === undefined || (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !('email' in raw))) {
+        throw new FlatError(400, 'email is required');
+      }
+      const body = validate<CreateBody>('contact-create', raw);
+      const result = upsertContact(app, projectOf(ctx).id, body, true);
+      ctx.status = result.isNew ? 201 : 200;
+      ctx.body = { ...presentContact(result.contact), _meta: { isNew: result.isNew, isUpdate: !result.isNew } };
+    },
+  );
 
-  router.post('/contacts/lookup', secret, (ctx) => {
-    const { emails } = validate<{ emails: string[] }>('contacts-lookup', ctx.state.body);
-    const found = findContactsByEmails(app.db, projectOf(ctx).id, emails);
-    const known = new Set(found.map((c) => c.email.toLowerCase()));
-    ctx.body = {
-      found: found.map((c) => ({ id: c.id, email: c.email, subscribed: c.subscribed })),
-      notFound: [...new Set(emails.filter((e) => !known.has(e.toLowerCase())))],
-    };
-  });
+  router.post(
+    '/contacts/lookup',
+    describe({ summary: 'Find contacts by email', body: 'contacts-lookup', answers: { 200: 'ContactLookup' } }),
+    secretRead,
+    (ctx) => {
+      const { emails } = validate<{ emails: string[] }>('contacts-lookup', ctx.state.body);
+      const found = findContactsByEmails(app.db, projectOf(ctx).id, emails);
+      const known = new Set(found.map((c) => c.email.toLowerCase()));
+      ctx.body = {
+        found: found.map((c) => ({ id: c.id, email: c.email, subscribed: c.subscribed })),
+        notFound: [...new Set(emails.filter((e) => !known.has(e.toLowerCase())))],
+      };
+    },
+  );
 
-  router.get('/contacts/fields', secret, (ctx) => {
+  router.get('/contacts/fields', describe({ summary: 'Fields of the contacts', answers: { 200: 'ContactFields' } }), secret, (ctx) => {
     ctx.body = listFields(app, projectOf(ctx).id);
   });
 
-  router.get('/contacts/fields/:field/values', secret, (ctx) => {
+  router.get('/contacts/fields/:field/values', describe({ summary: 'Common values', query: ['limit'], answers: { 200: 'FieldValues' } }), secret, (ctx) => {
     const limit = Math.min(Math.max(Number.parseInt(String(ctx.query.limit ?? '100'), 10) || 100, 1), 1000);
     ctx.body = fieldValues(app, projectOf(ctx).id, ctx.params.field!, limit);
   });
 
-  router.get('/contacts/fields/:field/usage', secret, (ctx) => {
+  router.get('/contacts/fields/:field/usage', describe({ summary: 'Where a field is used', answers: { 200: 'FieldUsage' } }), secret, (ctx) => {
     ctx.body = usageOfField(app, projectOf(ctx).id, ctx.params.field!);
   });
 
-  router.delete('/contacts/fields/:field', secret, (ctx) => {
+  router.delete('/contacts/fields/:field', describe({ summary: 'Remove a field from every contact', answers: { 200: 'FieldDeleted' } }), secret, (ctx) => {
     ctx.body = deleteField(app, projectOf(ctx).id, ctx.params.field!);
   });
 
-  router.get('/contacts/:id', secret, (ctx) => {
+  router.get('/contacts/:id', describe({ summary: 'One contact', answers: { 200: 'Contact' } }), secret, (ctx) => {
     ctx.body = presentContact(getContact(app, projectOf(ctx).id, ctx.params.id!));
   });
 
-  router.patch('/contacts/:id', secret, (ctx) => {
+  router.patch('/contacts/:id', describe({ summary: 'Change a contact', body: 'contact-patch', answers: { 200: 'Contact' } }), secret, (ctx) => {
     const patch = validate<ContactPatch>('contact-patch', ctx.state.body ?? {});
     ctx.body = presentContact(patchContact(app, projectOf(ctx).id, ctx.params.id!, patch));
   });
 
-  router.delete('/contacts/:id', secret, (ctx) => {
+  router.delete('/contacts/:id', describe({ summary: 'Delete a contact', answers: { 204: null } }), secret, (ctx) => {
     deleteContact(app, projectOf(ctx).id, ctx.params.id!);
     ctx.status = 204;
   });

@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, foundOr404, notFound } from '../errors.js';
 import { CONTACT_EVENTS } from '../events/catalogue.js';
+import type { KeyKind } from '../projects/keys.js';
+import { suppressionOf } from '../suppressions/store.js';
 import { mergeData, type ContactData } from './data.js';
+import { clearOptOut, optOutOf, recordOptOut, type OptOutReason } from './opt-outs.js';
 import { deleteContactRow, findContactByEmail, findContactById, insertContact, updateContact, type Contact } from './store.js';
 
 export interface ContactInput {
   email: string;
   subscribed?: boolean;
   data?: ContactData;
+  /** The key that asks (default secret): the public key may not undo what isOptedOut protects. */
+  requestedBy?: KeyKind;
 }
 
 export interface UpsertResult {
@@ -18,7 +23,7 @@ export interface UpsertResult {
   oneOff: ContactData;
 }
 
-export type UnsubscribeReason = 'bounce' | 'complaint' | 'unsubscribe-link';
+export type UnsubscribeReason = OptOutReason;
 
 /** Emits contact.subscribed / contact.unsubscribed for a flip; call inside the transaction that wrote it. */
 function emitFlip(ctx: Ctx, contact: Contact, reason?: UnsubscribeReason): void {
@@ -32,6 +37,33 @@ function emitFlip(ctx: Ctx, contact: Contact, reason?: UnsubscribeReason): void 
 }
 
 /**
+ * Whether the contact's unsubscribe is one the public key may not undo: the contact's own (link,
+ * one-click, mailto), a bounce's or a complaint's, or the address is suppressed.
+ */
+function isOptedOut(ctx: Ctx, contact: Contact): boolean {
+  return optOutOf(ctx.db, contact.projectId, contact.id) !== null || suppressionOf(ctx.db, contact.projectId, contact.email) !== null;
+}
+
+/** The subscription an input asks of an existing contact, once the public key's limit is applied (undefined: unchanged). */
+function wantedSubscription(ctx: Ctx, existing: Contact, input: ContactInput): boolean | undefined {
+  if (input.subscribed !== true || existing.subscribed || input.requestedBy !== 'public') return input.subscribed;
+  return isOptedOut(ctx, existing) ? undefined : true;
+}
+
+/**
+ * Writes a changed contact. A flip emits its event; an unsubscribe with a reason records the opt-out
+ * (kept by the first reason), and any resubscribe removes it.
+ */
+function saveContact(ctx: Ctx, before: Contact, after: Contact, reason?: UnsubscribeReason): void {
+  updateContact(ctx.db, after);
+  ctx.bus.contactChanged({ projectId: after.projectId, contactId: after.id, change: 'updated' });
+  if (after.subscribed === before.subscribed) return;
+  if (after.subscribed) clearOptOut(ctx.db, after.projectId, after.id);
+  else if (reason) recordOptOut(ctx.db, after.projectId, after.id, reason, after.updatedAt);
+  emitFlip(ctx, after, reason);
+}
+
+/**
  * The contact as upsertContact would leave it, without writing: what a send renders before its
  * transaction. `known` stands in for the stored contact (an earlier preview of the same address).
  */
@@ -40,7 +72,7 @@ export function previewUpsert(ctx: Ctx, projectId: string, input: ContactInput, 
   const merged = mergeData(existing?.data ?? {}, input.data);
   const now = ctx.clock.now();
   const contact: Contact = existing
-    ? { ...existing, data: merged.data, subscribed: input.subscribed ?? existing.subscribed }
+    ? { ...existing, data: merged.data, subscribed: wantedSubscription(ctx, existing, input) ?? existing.subscribed }
     : { id: randomUUID(), projectId, email: input.email, subscribed: input.subscribed ?? defaultSubscribed, data: merged.data, createdAt: now, updatedAt: now };
   return { contact, isNew: !existing, oneOff: merged.oneOff };
 }
@@ -66,22 +98,20 @@ export function upsertContact(ctx: Ctx, projectId: string, input: ContactInput, 
         updatedAt: now,
       };
       insertContact(ctx.db, contact);
+      ctx.bus.contactChanged({ projectId, contactId: contact.id, change: 'created' });
       return { contact, isNew: true, oneOff: merged.oneOff };
     }
     const merged = mergeData(existing.data, input.data);
-    const flips = input.subscribed !== undefined && input.subscribed !== existing.subscribed;
-    if (!merged.changed && !flips) return { contact: existing, isNew: false, oneOff: merged.oneOff };
-    const contact: Contact = { ...existing, data: merged.data, subscribed: input.subscribed ?? existing.subscribed, updatedAt: now };
-    updateContact(ctx.db, contact);
-    if (flips) emitFlip(ctx, contact);
+    const subscribed = wantedSubscription(ctx, existing, input) ?? existing.subscribed;
+    if (!merged.changed && subscribed === existing.subscribed) return { contact: existing, isNew: false, oneOff: merged.oneOff };
+    const contact: Contact = { ...existing, data: merged.data, subscribed, updatedAt: now };
+    saveContact(ctx, existing, contact);
     return { contact, isNew: false, oneOff: merged.oneOff };
   });
 }
 
 export function getContact(ctx: Ctx, projectId: string, id: string): Contact {
-  const contact = findContactById(ctx.db, projectId, id);
-  if (!contact) throw notFound('Contact');
-  return contact;
+  return foundOr404(findContactById(ctx.db, projectId, id), 'Contact');
 }
 
 export interface ContactPatch {
@@ -90,6 +120,7 @@ export interface ContactPatch {
   data?: ContactData;
 }
 
+/** The secret key's change of a contact: it may resubscribe (a suppression stays, see suppressions/policy.ts). */
 export function patchContact(ctx: Ctx, projectId: string, id: string, patch: ContactPatch): Contact {
   return ctx.bus.tx(() => {
     const existing = getContact(ctx, projectId, id);
@@ -105,23 +136,31 @@ export function patchContact(ctx: Ctx, projectId: string, id: string, patch: Con
       data: merged.data,
       updatedAt: ctx.clock.now(),
     };
-    updateContact(ctx.db, contact);
-    if (contact.subscribed !== existing.subscribed) emitFlip(ctx, contact);
+    saveContact(ctx, existing, contact);
     return contact;
   });
 }
 
-/** Sets the subscription state (unsubscribe pages, bounces, complaints); emits only on a real flip. */
+/**
+ * Sets the subscription state (the contact's own links, bounces, complaints); emits only on a real
+ * flip. An unsubscribe with a reason is recorded even when the API had already unsubscribed the
+ * contact, so that the public key cannot undo it either.
+ */
 export function setSubscribed(ctx: Ctx, contact: Contact, subscribed: boolean, reason?: UnsubscribeReason): Contact {
-  if (contact.subscribed === subscribed) return contact;
   return ctx.bus.tx(() => {
+    if (contact.subscribed === subscribed) {
+      if (!subscribed && reason) recordOptOut(ctx.db, contact.projectId, contact.id, reason, ctx.clock.now());
+      return contact;
+    }
     const updated: Contact = { ...contact, subscribed, updatedAt: ctx.clock.now() };
-    updateContact(ctx.db, updated);
-    emitFlip(ctx, updated, reason);
+    saveContact(ctx, contact, updated, reason);
     return updated;
   });
 }
 
 export function deleteContact(ctx: Ctx, projectId: string, id: string): void {
-  if (!deleteContactRow(ctx.db, projectId, id)) throw notFound('Contact');
+  ctx.bus.tx(() => {
+    if (!deleteContactRow(ctx.db, projectId, id)) throw notFound('Contact');
+    ctx.bus.contactChanged({ projectId, contactId: id, change: 'deleted' });
+  });
 }

@@ -93,3 +93,14 @@ export function findContactsByEmails(db: Db, projectId: string, emails: string[]
   ).all(projectId, JSON.stringify(emails)) as ContactRow[];
   return rows.map(toContact);
 }
+
+/** The addresses of these contacts of the project, by id (ids of other projects are simply absent). */
+export function contactEmailsByIds(db: Db, projectId: string, ids: string[]): Map<string, string> {
+  if (ids.length === 0) return new Map();
+  // `+project_id` keeps the planner on the primary key: the project's index would read all its contacts
+  const rows = sql(db, 'SELECT id, email FROM contacts WHERE id IN (SELECT value FROM json_each(?)) AND +project_id = ?').all(JSON.stringify(ids), projectId) as {
+    id: string;
+    email: string;
+  }[];
+  return new Map(rows.map((r) => [r.id, r.email]));
+}

@@ -10,7 +10,7 @@ import type { DeliverPayload } from '../emails/service.js';
 import { verpAddress } from '../inbound/classify/verp.js';
 import type { JobHandler, Reschedule } from '../jobs/runner.js';
 import type { Delivery, DeliveryResult } from '../mail/outbound/deliver.js';
-import { suppressionOf } from '../suppressions/store.js';
+import { suppressionWithholding } from '../suppressions/policy.js';
 import { BulkPacer } from './bulk-pacer.js';
 import { retryDelayMs } from './schedule.js';
 import { findDeliveries, findDelivery, markDeferred, markDelivered, setEmailStatus, storeSigned, type Email, type StoredDelivery } from '../emails/store.js';
@@ -75,6 +75,7 @@ function settle(ctx: Ctx, email: Email, message: Outgoing, result: DeliveryResul
   // Retries send the very bytes signed now (same signature time and body hash).
   if (message.freshlySigned) storeSigned(ctx.db, email.id, message.raw);
   const deferrals = markDeferred(ctx.db, email.id, result.response, now);
+  if (deferrals === null) return;
   return { retryAt: now + retryDelayMs(deferrals), reason: result.response };
 }
 
@@ -104,7 +105,7 @@ export function deliveryJob(ctx: Ctx, opts: DeliveryJobOptions): JobHandler<Deli
       prepared.delete(emailId);
       if (!stored || FINAL.has(stored.email.status)) return;
       const { email } = stored;
-      if (email.sourceType !== 'TRANSACTIONAL' && suppressionOf(ctx.db, email.projectId, email.to)) {
+      if (suppressionWithholding(ctx.db, email.projectId, email.to, email)) {
         return commit(() => setEmailStatus(ctx.db, email.id, 'suppressed', null, ctx.clock.now()));
       }
       const throttled = opts.throttle.take(email.projectId);
@@ -114,6 +115,7 @@ export function deliveryJob(ctx: Ctx, opts: DeliveryJobOptions): JobHandler<Deli
       if (paced !== null) return { retryAt: paced, reason: 'delivery.bulkPerSecond' };
       const message = await outgoing(ctx, stored);
       const result = await opts.delivery.deliver({ from: verpAddress(email.id, email.senderDomain), to: email.to, raw: message.raw, bulk });
+      ctx.metrics.delivery(result.status, email.to);
       return commit(() => settle(ctx, email, message, result, opts.maxAgeMs));
     },
   };

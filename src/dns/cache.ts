@@ -1,5 +1,5 @@
 // Delivery asks where every message goes: an MX query and an address query or two per message
-// without this. Answers, an empty one (the name or type does not exist) included, are kept for a
+// without this (address verification keeps its answers the same way, for 10 minutes). Answers, an empty one (the name or type does not exist) included, are kept for a
 // minute and lookups in flight are shared; failures are never kept, so a retry asks again.
 import type { Clock } from '../clock.js';
 import type { Dns } from './resolver.js';
@@ -24,5 +24,5 @@ export function cachingDns(dns: Dns, clock: Clock, keepMs = KEEP_MS): Dns {
       });
       return answer;
     };
-  return { ...dns, mx: kept('MX', dns.mx), a: kept('A', dns.a), aaaa: kept('AAAA', dns.aaaa) };
+  return { ...dns, mx: kept('MX', dns.mx), a: kept('A', dns.a), aaaa: kept('AAAA', dns.aaaa), ns: kept('NS', dns.ns) };
 }

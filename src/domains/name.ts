@@ -1,4 +1,4 @@
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 
 // ASCII is limited to what a host name may hold; the URL parser would otherwise drop tabs and decode `%xx`.
 const FOREIGN_ASCII = /[\x00-\x2c\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]/;
@@ -16,6 +16,8 @@ export function normalizeDomain(input: string): string | null {
   if (ascii.length === 0 || ascii.length > 253) return null;
   const labels = ascii.split('.');
   if (labels.length < 2 || !labels.every((l) => LABEL.test(l)) || NUMERIC.test(labels[labels.length - 1]!)) return null;
+  // the URL parser lets a Unicode label start or end with a hyphen; IDNA does not
+  if (labels.some((l) => l.startsWith('xn--') && /^-|-$/.test(domainToUnicode(l)))) return null;
   return ascii;
 }
 

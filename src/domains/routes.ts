@@ -4,6 +4,7 @@ import { notFound } from '../errors.js';
 import type { Guards } from '../http/guards.js';
 import { projectOf, type ApiState } from '../http/state.js';
 import { validate } from '../http/validate.js';
+import { describe } from '../openapi/describe.js';
 import { presentDomain } from './present.js';
 import { deleteDomain, registerDomain, verifyDomain } from './service.js';
 import { listProjectDomains, type Domain } from './store.js';
@@ -11,25 +12,27 @@ import { listProjectDomains, type Domain } from './store.js';
 export function domainRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
+  // A GET, but the check stores its outcome (status, record flags): a write for a disabled project.
+  const secretWrite = guards.key('secret', { access: 'write' });
   const present = (d: Domain) => presentDomain(d, app.config.hostname);
 
-  router.post('/domains', secret, async (ctx) => {
+  router.post('/domains', describe({ summary: 'Register a sender domain', body: 'domain-create', answers: { 201: 'Domain' } }), secret, async (ctx) => {
     const { domain } = validate<{ domain: string }>('domain-create', ctx.state.body);
     ctx.status = 201;
     ctx.body = present(await registerDomain(app, projectOf(ctx).id, domain));
   });
 
-  router.get('/domains/project/:projectId', secret, (ctx) => {
+  router.get('/domains/project/:projectId', describe({ summary: 'Sender domains', answers: { 200: 'DomainList' } }), secret, (ctx) => {
     const project = projectOf(ctx);
     if (ctx.params.projectId !== project.id) throw notFound('Project');
     ctx.body = { data: listProjectDomains(app.db, project.id).map(present) };
   });
 
-  router.get('/domains/:id/verify', secret, async (ctx) => {
+  router.get('/domains/:id/verify', describe({ summary: 'Check the DNS records now', answers: { 200: 'Domain' } }), secretWrite, async (ctx) => {
     ctx.body = present(await verifyDomain(app, projectOf(ctx).id, ctx.params.id!));
   });
 
-  router.delete('/domains/:id', secret, (ctx) => {
+  router.delete('/domains/:id', describe({ summary: 'Remove a sender domain', answers: { 204: null } }), secret, (ctx) => {
     deleteDomain(app, projectOf(ctx).id, ctx.params.id!);
     ctx.status = 204;
   });

@@ -6,8 +6,10 @@ import { generateDkimKey } from './keys.js';
 import { normalizeDomain } from './name.js';
 import {
   deleteDomainRow,
+  deleteStaleClaims,
   findDomainById,
-  findDomainOwner,
+  findProjectDomainNamed,
+  findVerifiedOwner,
   insertDomain,
   listAllDomains,
   RECORD_PURPOSES,
@@ -17,23 +19,32 @@ import {
   type RecordChecks,
 } from './store.js';
 
-function assertUnregistered(ctx: Ctx, projectId: string, domain: string): void {
-  const owner = findDomainOwner(ctx.db, domain);
-  if (!owner) return;
-  if (owner.projectId === projectId) throw conflict(`${domain} is already registered to this project`, { id: owner.id });
-  throw conflict(`${domain} is registered to another project`);
+/** A claim never proved in DNS is dropped after this long, with its key. */
+export const CLAIM_TTL_MS = 7 * 24 * 3600_000;
+
+/**
+ * A name may be claimed by many projects at once: only the project's own registration, or another
+ * project's verified one, refuses it. Pending claims of others never block anyone.
+ */
+function assertClaimable(ctx: Ctx, projectId: string, domain: string): void {
+  const own = findProjectDomainNamed(ctx.db, projectId, domain);
+  if (own) throw conflict(`${domain} is already registered to this project`, { id: own.id });
+  if (findVerifiedOwner(ctx.db, domain)) throw conflict(`${domain} is verified by another project`);
 }
 
-/** Registers the domain with a fresh DKIM key; it stays pending until its DKIM record is found. */
+/**
+ * Registers the domain with a fresh DKIM key; it stays pending until its DKIM record is found and
+ * expires unproved after CLAIM_TTL_MS.
+ */
 export async function registerDomain(ctx: Ctx, projectId: string, input: string): Promise<Domain> {
   const domain = normalizeDomain(input);
   if (!domain) {
     throw validationFailed([{ field: 'domain', message: 'Expected a domain name such as example.com', code: 'invalid_string', received: input }]);
   }
-  assertUnregistered(ctx, projectId, domain);
+  assertClaimable(ctx, projectId, domain);
   const key = await generateDkimKey(ctx.clock.now());
   return ctx.bus.tx(() => {
-    assertUnregistered(ctx, projectId, domain); // another request may have taken it while the key was generated
+    assertClaimable(ctx, projectId, domain); // another request may have taken it while the key was generated
     const now = ctx.clock.now();
     const created: Domain = {
       id: randomUUID(),
@@ -59,19 +70,26 @@ export function getDomain(ctx: Ctx, projectId: string, id: string): Domain {
 }
 
 /**
- * The state after a check: verified exactly when the DKIM record matches our key. A record whose
- * lookup failed keeps its previous flag, so a DNS outage does not stop sending.
+ * The state after a check: verified exactly when the DKIM record matches our key and no other
+ * project owns the name (the first to prove it keeps it). A record whose lookup failed keeps its
+ * previous flag, so a DNS outage does not stop sending.
  */
-function stateAfter(d: Domain, result: CheckResult, now: number): CheckState {
+function stateAfter(d: Domain, result: CheckResult, otherOwner: boolean, now: number): CheckState {
   const checks: RecordChecks = {};
   for (const purpose of RECORD_PURPOSES) checks[purpose] = result[purpose].verified ?? d.checks[purpose] ?? false;
+  if (checks.dkim && otherOwner) {
+    const reason = `${d.domain} is verified by another project: a domain belongs to the first project that proves it in DNS`;
+    return { status: 'pending', checks, failureReason: reason, lastCheckedAt: now };
+  }
   return { status: checks.dkim ? 'verified' : 'pending', checks, failureReason: result.dkim.reason, lastCheckedAt: now };
 }
 
 /** Checks the DNS now and stores the outcome; null when the domain was deleted meanwhile. */
 export async function checkDomain(ctx: Ctx, d: Domain): Promise<Domain | null> {
   const result = await checkRecords(ctx.dns, d, ctx.config.hostname);
-  const state = stateAfter(d, result, ctx.clock.now());
+  // From here to the save nothing awaits: no other check can take the name in between.
+  const owner = findVerifiedOwner(ctx.db, d.domain);
+  const state = stateAfter(d, result, owner !== null && owner.id !== d.id, ctx.clock.now());
   if (!saveCheck(ctx.db, d.id, state)) return null;
   if (d.status === 'verified' && state.status === 'pending') {
     ctx.log.warn('domain lost its verification; sending from it stops', { projectId: d.projectId, domain: d.domain, reason: state.failureReason });
@@ -88,8 +106,10 @@ export async function verifyDomain(ctx: Ctx, projectId: string, id: string): Pro
 /** Lookups in flight at once during the periodic re-check. */
 const RECHECK_PARALLEL = 8;
 
-/** Re-checks every domain of every project, pending and verified (the 5-minute job). */
+/** Drops stale claims, then re-checks every domain of every project, pending and verified (the 5-minute job). */
 export async function recheckDomains(ctx: Ctx): Promise<void> {
+  const expired = deleteStaleClaims(ctx.db, ctx.clock.now() - CLAIM_TTL_MS);
+  if (expired > 0) ctx.log.info('unproved domain claims expired', { count: expired });
   const domains = listAllDomains(ctx.db);
   for (let i = 0; i < domains.length; i += RECHECK_PARALLEL) {
     await Promise.all(domains.slice(i, i + RECHECK_PARALLEL).map((d) => checkDomain(ctx, d)));

@@ -56,7 +56,10 @@ const toDomain = (r: DomainRow): Domain => ({
 });
 
 export function insertDomain(db: Db, d: Domain): void {
-  sql(db, `INSERT INTO domains (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+  sql(
+    db,
+    `INSERT INTO domains (${COLUMNS}, verified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
     d.id,
     d.projectId,
     d.domain,
@@ -69,6 +72,7 @@ export function insertDomain(db: Db, d: Domain): void {
     d.lastCheckedAt,
     d.createdAt,
     d.updatedAt,
+    d.status === 'verified' ? d.createdAt : null,
   );
 }
 
@@ -77,10 +81,25 @@ export function findDomainById(db: Db, projectId: string, id: string): Domain | 
   return row ? toDomain(row) : null;
 }
 
-/** The owner of a domain name in any project: registration is unique across the store. */
-export function findDomainOwner(db: Db, domain: string): { id: string; projectId: string } | null {
-  const row = sql(db, 'SELECT id, project_id FROM domains WHERE domain = ?').get(domain) as { id: string; project_id: string } | undefined;
+/** The project's own registration of a name, whatever its status. */
+export function findProjectDomainNamed(db: Db, projectId: string, domain: string): { id: string; status: DomainStatus } | null {
+  const row = sql(db, 'SELECT id, status FROM domains WHERE project_id = ? AND domain = ?').get(projectId, domain) as
+    | { id: string; status: DomainStatus }
+    | undefined;
+  return row ?? null;
+}
+
+/** The registration that owns a name: the one verified, in whatever project (at most one, a unique index says so). */
+export function findVerifiedOwner(db: Db, domain: string): { id: string; projectId: string } | null {
+  const row = sql(db, "SELECT id, project_id FROM domains WHERE domain = ? AND status = 'verified'").get(domain) as
+    | { id: string; project_id: string }
+    | undefined;
   return row ? { id: row.id, projectId: row.project_id } : null;
+}
+
+/** Deletes claims that were never proved and were registered at or before `createdBefore`; answers how many. */
+export function deleteStaleClaims(db: Db, createdBefore: number): number {
+  return sql(db, "DELETE FROM domains WHERE status = 'pending' AND verified_at IS NULL AND created_at <= ?").run(createdBefore).changes;
 }
 
 export function listProjectDomains(db: Db, projectId: string): Domain[] {
@@ -111,17 +130,14 @@ export interface CheckState {
   lastCheckedAt: number;
 }
 
-/** Stores a check's outcome; false when the domain was deleted meanwhile. */
+/** Stores a check's outcome (the first verification is remembered); false when the domain was deleted meanwhile. */
 export function saveCheck(db: Db, id: string, s: CheckState): boolean {
   return (
-    sql(db, 'UPDATE domains SET status = ?, checks = ?, failure_reason = ?, last_checked_at = ?, updated_at = ? WHERE id = ?').run(
-      s.status,
-      JSON.stringify(s.checks),
-      s.failureReason,
-      s.lastCheckedAt,
-      s.lastCheckedAt,
-      id,
-    ).changes === 1
+    sql(
+      db,
+      `UPDATE domains SET status = @status, checks = @checks, failure_reason = @reason, last_checked_at = @at, updated_at = @at,
+       verified_at = CASE WHEN @status = 'verified' THEN COALESCE(verified_at, @at) ELSE verified_at END WHERE id = @id`,
+    ).run({ status: s.status, checks: JSON.stringify(s.checks), reason: s.failureReason, at: s.lastCheckedAt, id }).changes === 1
   );
 }
 

@@ -196,13 +196,17 @@ export function setEmailStatus(db: Db, emailId: string, status: EmailStatus, res
   sql(db, 'UPDATE emails SET status = ?, last_response = coalesce(?, last_response), updated_at = ? WHERE id = ?').run(status, response, now, emailId);
 }
 
-/** Answers how many times this email has now been deferred: the retry schedule's step. */
-export function markDeferred(db: Db, emailId: string, response: string, now: number): number {
+/**
+ * Answers how many times this email has now been deferred (the retry schedule's step), or null when
+ * it reached a final state meanwhile (its campaign was cancelled): then it is not retried.
+ */
+export function markDeferred(db: Db, emailId: string, response: string, now: number): number | null {
   const row = sql(
     db,
-    `UPDATE emails SET status = 'deferred', last_response = ?, deferrals = deferrals + 1, updated_at = ? WHERE id = ? RETURNING deferrals`,
+    `UPDATE emails SET status = 'deferred', last_response = ?, deferrals = deferrals + 1, updated_at = ?
+     WHERE id = ? AND status NOT IN ('delivered', 'bounced', 'failed', 'suppressed') RETURNING deferrals`,
   ).get(response, now, emailId) as { deferrals: number } | undefined;
-  return row?.deferrals ?? 1;
+  return row?.deferrals ?? null;
 }
 
 export function markDelivered(db: Db, emailId: string, response: string, now: number): void {

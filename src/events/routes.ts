@@ -1,10 +1,11 @@
 import { Router } from '@koa/router';
 import { iso } from '../clock.js';
 import type { Ctx } from '../context.js';
-import { badRequest } from '../errors.js';
 import type { Guards } from '../http/guards.js';
+import { timeBound } from '../http/query.js';
 import { projectOf, type ApiContext, type ApiState } from '../http/state.js';
 import { validate } from '../http/validate.js';
+import { describe } from '../openapi/describe.js';
 import { presentEvent } from './present.js';
 import { deleteEventName, eventsOfContact, trackEvent, type TrackInput } from './service.js';
 import { countEventsByName, eventNames, listEvents } from './store.js';
@@ -19,19 +20,10 @@ function eventLimit(raw: unknown): number {
   return Math.min(Math.max(n, 1), MAX_LIMIT);
 }
 
-/** An ISO 8601 (or epoch ms) query bound; absent is open-ended. */
-function timeBound(raw: unknown, name: string, open: number): number {
-  if (raw === undefined || raw === '') return open;
-  const text = String(raw);
-  const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
-  if (Number.isNaN(ms)) throw badRequest(`"${name}" is not a date`, `Pass an ISO 8601 date-time such as ${new Date(0).toISOString()}`);
-  return ms;
-}
-
 function track(app: Ctx) {
   return async (ctx: ApiContext) => {
     const input = validate<TrackInput>('track', ctx.state.body);
-    const { contact, event } = await trackEvent(app, projectOf(ctx).id, input);
+    const { contact, event } = await trackEvent(app, projectOf(ctx).id, input, ctx.state.keyKind ?? 'public');
     ctx.body = { success: true, data: { contact: contact.id, event: event.id, timestamp: iso(event.createdAt) } };
   };
 }
@@ -39,7 +31,12 @@ function track(app: Ctx) {
 /** POST /v1/track: the public key only (a secret key is refused there, as the spec says). */
 export function trackRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
-  router.post('/v1/track', guards.key('public', { idempotent: true }), track(app));
+  router.post(
+    '/v1/track',
+    describe({ summary: 'Track an event', body: 'track', answers: { 200: 'TrackResult' } }),
+    guards.key('public', { idempotent: true }),
+    track(app),
+  );
   return router;
 }
 
@@ -48,32 +45,32 @@ export function eventRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
 
-  router.post('/events/track', secret, track(app));
+  router.post('/events/track', describe({ summary: 'Track an event', body: 'track', answers: { 200: 'TrackResult' } }), secret, track(app));
 
-  router.get('/events', secret, (ctx) => {
+  router.get('/events', describe({ summary: 'Events, newest first', query: ['name', 'limit'], answers: { 200: 'EventList' } }), secret, (ctx) => {
     const name = typeof ctx.query.name === 'string' && ctx.query.name !== '' ? ctx.query.name : null;
     ctx.body = { data: listEvents(app.db, projectOf(ctx).id, name, eventLimit(ctx.query.limit)).map(presentEvent) };
   });
 
-  router.get('/events/stats', secret, (ctx) => {
+  router.get('/events/stats', describe({ summary: 'Event counts by name', query: ['from', 'to'], answers: { 200: 'EventStats' } }), secret, (ctx) => {
     const from = timeBound(ctx.query.from, 'from', 0);
     const to = timeBound(ctx.query.to, 'to', Number.MAX_SAFE_INTEGER);
     ctx.body = { data: countEventsByName(app.db, projectOf(ctx).id, from, to) };
   });
 
-  router.get('/events/names', secret, (ctx) => {
+  router.get('/events/names', describe({ summary: 'Event names', answers: { 200: 'EventNames' } }), secret, (ctx) => {
     ctx.body = { data: eventNames(app.db, projectOf(ctx).id) };
   });
 
-  router.get('/events/contact/:contactId', secret, (ctx) => {
+  router.get('/events/contact/:contactId', describe({ summary: 'Events of a contact', query: ['limit'], answers: { 200: 'EventList' } }), secret, (ctx) => {
     ctx.body = { data: eventsOfContact(app, projectOf(ctx).id, ctx.params.contactId!, eventLimit(ctx.query.limit)).map(presentEvent) };
   });
 
-  router.get('/events/:eventName/usage', secret, (ctx) => {
+  router.get('/events/:eventName/usage', describe({ summary: 'Where an event name is used', answers: { 200: 'EventUsage' } }), secret, (ctx) => {
     ctx.body = eventUsage(app, projectOf(ctx).id, ctx.params.eventName!);
   });
 
-  router.delete('/events/:eventName', secret, (ctx) => {
+  router.delete('/events/:eventName', describe({ summary: 'Delete the events of a name', answers: { 200: 'EventsDeleted' } }), secret, (ctx) => {
     ctx.body = deleteEventName(app, projectOf(ctx).id, ctx.params.eventName!);
   });
 

@@ -4,6 +4,7 @@ import { getContact, upsertContact } from '../contacts/service.js';
 import type { Contact } from '../contacts/store.js';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
+import type { KeyKind } from '../projects/keys.js';
 import { eventData } from './data.js';
 import { groupCommit } from '../bus/group-commit.js';
 import { isReservedEventName, trackedEventName } from './catalogue.js';
@@ -18,12 +19,15 @@ export interface TrackInput {
 
 /**
  * Upserts the contact (new ones subscribed unless `subscribed: false`) and records the event with
- * its data in the same transaction (a group commit). One-off values go to the event, never to the contact.
+ * its data in the same transaction (a group commit). One-off values go to the event, never to the
+ * contact. With the public key, `subscribed: true` does not undo an unsubscribe the contact, a
+ * bounce or a complaint made: the event is recorded and the subscription stays.
  */
-export function trackEvent(ctx: Ctx, projectId: string, input: TrackInput): Promise<{ contact: Contact; event: StoredEvent }> {
+export function trackEvent(ctx: Ctx, projectId: string, input: TrackInput, requestedBy: KeyKind): Promise<{ contact: Contact; event: StoredEvent }> {
   const name = trackedEventName(input.event);
   return groupCommit(ctx.bus)(() => {
-    const { contact } = upsertContact(ctx, projectId, { email: input.email, subscribed: input.subscribed, data: input.data }, true);
+    const { email, subscribed, data } = input;
+    const { contact } = upsertContact(ctx, projectId, { email, subscribed, data, requestedBy }, true);
     const event = ctx.bus.emit({ projectId, name, contactId: contact.id, data: eventData(input.data) });
     return { contact, event };
   });

@@ -31,23 +31,12 @@ const toEvent = (r: EventRow): EventRecord => ({
 
 /** Newest first (insertion order within one millisecond); `name` narrows to one event name. */
 export function listEvents(db: Db, projectId: string, name: string | null, limit: number): EventRecord[] {
-  const rows =
-    name === null
-      ? sql(db, `SELECT ${EVENT_COLUMNS} FROM events WHERE project_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`).all(projectId, limit)
-      : sql(db, `SELECT ${EVENT_COLUMNS} FROM events WHERE project_id = ? AND name = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`).all(
-          projectId,
-          name,
-          limit,
-        );
-  return (rows as EventRow[]).map(toEvent);
+  const q = newestPage(projectId, limit);
+  return name === null ? eventsPage(db, q) : eventsPageNamed(db, q, name);
 }
 
 export function listContactEvents(db: Db, projectId: string, contactId: string, limit: number): EventRecord[] {
-  const rows = sql(
-    db,
-    `SELECT ${EVENT_COLUMNS} FROM events WHERE contact_id = ? AND project_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`,
-  ).all(contactId, projectId, limit) as EventRow[];
-  return rows.map(toEvent);
+  return eventsPageOfContact(db, newestPage(projectId, limit), contactId, null);
 }
 
 /** Events per name in [from, to], most frequent first. */
@@ -69,4 +58,68 @@ export function countEventsNamed(db: Db, projectId: string, name: string): numbe
 
 export function deleteEventsNamed(db: Db, projectId: string, name: string): number {
   return sql(db, 'DELETE FROM events WHERE project_id = ? AND name = ?').run(projectId, name).changes;
+}
+
+/** A page of events newest first, strictly before (`at`, `key`) in (created_at, rowid) order. */
+export interface EventPageQuery {
+  projectId: string;
+  limit: number;
+  at: number;
+  key: number;
+  from: number;
+  to: number;
+}
+
+export type KeyedEvent = EventRecord & { key: number };
+
+/** The first page: no cursor, no time window. */
+const newestPage = (projectId: string, limit: number): EventPageQuery => ({
+  projectId,
+  limit,
+  at: Number.MAX_SAFE_INTEGER,
+  key: Number.MAX_SAFE_INTEGER,
+  from: 0,
+  to: Number.MAX_SAFE_INTEGER,
+});
+
+const PAGE_BOUNDS = 'created_at >= @from AND created_at <= @upper AND (created_at < @at OR rowid < @key)';
+const PAGE_ORDER = 'ORDER BY created_at DESC, rowid DESC LIMIT @limit';
+
+const pageParams = (q: EventPageQuery) => ({ project_id: q.projectId, limit: q.limit, at: q.at, key: q.key, from: q.from, upper: Math.min(q.to, q.at) });
+const toKeyed = (rows: unknown[]) => (rows as (EventRow & { key: number })[]).map((r) => ({ ...toEvent(r), key: r.key }));
+
+// Each page query names its index: with a time range bounded on both sides, SQLite's planner
+// otherwise takes events_project_time for one name too and reads every event to find a rare one.
+
+/** Every event of the project. */
+export function eventsPage(db: Db, q: EventPageQuery): KeyedEvent[] {
+  return toKeyed(
+    sql(db, `SELECT rowid AS key, ${EVENT_COLUMNS} FROM events INDEXED BY events_project_time WHERE project_id = @project_id AND ${PAGE_BOUNDS} ${PAGE_ORDER}`).all(
+      pageParams(q),
+    ),
+  );
+}
+
+/** The events of one name. */
+export function eventsPageNamed(db: Db, q: EventPageQuery, name: string): KeyedEvent[] {
+  return toKeyed(
+    sql(
+      db,
+      `SELECT rowid AS key, ${EVENT_COLUMNS} FROM events INDEXED BY events_project_name WHERE project_id = @project_id AND name = @name AND ${PAGE_BOUNDS} ${PAGE_ORDER}`,
+    ).all({
+      ...pageParams(q),
+      name,
+    }),
+  );
+}
+
+/** The events of one contact, of the given names only when `names` is not null. */
+export function eventsPageOfContact(db: Db, q: EventPageQuery, contactId: string, names: string[] | null): KeyedEvent[] {
+  return toKeyed(
+    sql(
+      db,
+      `SELECT rowid AS key, ${EVENT_COLUMNS} FROM events INDEXED BY events_contact WHERE contact_id = @contact_id AND project_id = @project_id AND ${PAGE_BOUNDS}
+         AND (@names IS NULL OR name IN (SELECT value FROM json_each(@names))) ${PAGE_ORDER}`,
+    ).all({ ...pageParams(q), contact_id: contactId, names: names === null ? null : JSON.stringify(names) }),
+  );
 }

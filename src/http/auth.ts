@@ -8,6 +8,9 @@ import type { ApiState } from './state.js';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** Whether a route changes data: by its method, unless the route says otherwise (a read sent as POST, a check that stores its outcome). */
+export type Access = 'read' | 'write' | 'by-method';
+
 export const invalidKey = (message: string) =>
   new ApiError(401, 'INVALID_API_KEY', message, { suggestion: 'Send Authorization: Bearer <key> with a key of this project' });
 
@@ -18,9 +21,10 @@ export function bearerToken(header: string): string | null {
 
 /**
  * Authenticates by key and pins the request to the key's project. `public` routes take only pk_ keys,
- * `secret` routes only sk_ keys. A disabled project may read but not write.
+ * `secret` routes only sk_ keys. A disabled project may read but not write; `access` says whether the
+ * route writes where its method would mislead (a POST that only looks up, a GET that verifies).
  */
-export function requireKey(db: Db, kind: KeyKind): Middleware<ApiState> {
+export function requireKey(db: Db, kind: KeyKind, access: Access = 'by-method'): Middleware<ApiState> {
   const wanted = kind === 'public' ? 'a public key (pk_...)' : 'a secret key (sk_...)';
   return async (ctx, next) => {
     const key = bearerToken(ctx.get('Authorization'));
@@ -28,7 +32,8 @@ export function requireKey(db: Db, kind: KeyKind): Middleware<ApiState> {
     const owner = looksLikeKey(key) ? findKeyOwner(db, key) : null;
     if (!owner) throw invalidKey('Invalid API key');
     if (owner.kind !== kind) throw invalidKey(`This endpoint requires ${wanted}`);
-    if (owner.project.disabled && WRITES.has(ctx.method)) {
+    const writes = access === 'by-method' ? WRITES.has(ctx.method) : access === 'write';
+    if (owner.project.disabled && writes) {
       throw new ApiError(403, 'PROJECT_DISABLED', 'This project is disabled', { suggestion: 'Ask the operator to enable the project' });
     }
     ctx.state.project = owner.project;

@@ -1,9 +1,13 @@
 import type { Middleware } from 'koa';
-import { ApiError } from '../errors.js';
+import { ApiError, validationFailed } from '../errors.js';
 import type { FairGate } from './fair-gate.js';
+import { tooDeepAt } from './json-depth.js';
+import { loneSurrogateAt, mentionsSurrogates } from './json-unicode.js';
 import { projectOf, type ApiState } from './state.js';
 
 export const MB = 1024 * 1024;
+/** No request body needs more (contact data, the deepest part of any body, nests at most 32 levels). */
+export const MAX_BODY_DEPTH = 64;
 
 const tooLarge = (limit: number) =>
   new ApiError(400, 'BAD_REQUEST', `The request body is larger than ${Math.round(limit / MB)} MB`, {
@@ -57,13 +61,27 @@ export function jsonBody(limit: number, heavy?: HeavyBodies): Middleware<ApiStat
   };
 }
 
-/** JSON text to a value; an empty body is undefined, a malformed one the API's 400. */
+/**
+ * JSON text to a value; an empty body is undefined. Malformed text is 400; text nested deeper than
+ * MAX_BODY_DEPTH is 422 naming the field (found on the bytes, before anything is built), and so are
+ * strings that are not well-formed Unicode.
+ */
 export function parseJsonBytes(bytes: Buffer): unknown {
+  const deep = tooDeepAt(bytes, MAX_BODY_DEPTH);
+  if (deep !== null) {
+    throw validationFailed([{ field: deep, message: `JSON bodies nest at most ${MAX_BODY_DEPTH} levels`, code: 'too_deep' }]);
+  }
   const text = bytes.toString('utf8');
   if (text.trim() === '') return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new ApiError(400, 'BAD_REQUEST', 'The request body is not valid JSON', { suggestion: 'Check the JSON syntax of the body' });
   }
+  const broken = mentionsSurrogates(bytes) ? loneSurrogateAt(value) : null;
+  if (broken !== null) {
+    throw validationFailed([{ field: broken, message: 'Text must be well-formed Unicode (a \\ud800-\\udfff escape must be half of a pair)', code: 'invalid_string' }]);
+  }
+  return value;
 }

@@ -34,37 +34,73 @@ class Window {
   }
 }
 
+/** The outcome of one request against a key's window. */
+export interface LimitVerdict {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the oldest counted request leaves the window. */
+  resetSeconds: number;
+}
+
+/** A sliding-window limit of `perMinute` requests per key; idle keys are swept once a window. */
+export class RollingLimit {
+  private readonly windows = new Map<string, Window>();
+  private lastSweep: number;
+
+  constructor(
+    private readonly clock: Clock,
+    readonly perMinute: number,
+  ) {
+    this.lastSweep = clock.now();
+  }
+
+  /** Counts one request of `key` when there is room; a refused request is not counted. */
+  take(key: string): LimitVerdict {
+    const now = this.clock.now();
+    if (now - this.lastSweep > WINDOW_MS) {
+      for (const [k, w] of this.windows) if (w.prune(now) === 0) this.windows.delete(k);
+      this.lastSweep = now;
+    }
+    let window = this.windows.get(key);
+    if (!window) this.windows.set(key, (window = new Window(this.perMinute)));
+    const used = window.prune(now);
+    const resetSeconds = used > 0 ? Math.max(1, Math.ceil((window.oldest() + WINDOW_MS - now) / 1000)) : 60;
+    const allowed = used < this.perMinute;
+    if (allowed) window.add(now);
+    return { allowed, limit: this.perMinute, remaining: allowed ? this.perMinute - used - 1 : 0, resetSeconds };
+  }
+}
+
+/** The RateLimit-* headers of a verdict, and Retry-After on a refusal. */
+export function limitHeaders(verdict: LimitVerdict): Record<string, string> {
+  const headers: Record<string, string> = {
+    'RateLimit-Limit': String(verdict.limit),
+    'RateLimit-Remaining': String(verdict.remaining),
+    'RateLimit-Reset': String(verdict.resetSeconds),
+  };
+  if (!verdict.allowed) headers['Retry-After'] = String(verdict.resetSeconds);
+  return headers;
+}
+
 /**
- * A sliding-window limit per key (the project on API routes, the client address on public pages).
- * `perMinute` 0 turns it off. Answers carry RateLimit-* headers; a refusal is 429 with Retry-After.
+ * The API's limit per key (the project). `perMinute` 0 turns it off. Answers carry RateLimit-*
+ * headers; a refusal is 429 RATE_LIMIT_EXCEEDED with Retry-After.
  */
 export function rateLimit(clock: Clock, perMinute: number, keyOf: (ctx: Parameters<Middleware<ApiState>>[0]) => string): Middleware<ApiState> {
   if (perMinute === 0) return (_ctx, next) => next();
-  const windows = new Map<string, Window>();
-  let lastSweep = clock.now();
+  const limiter = new RollingLimit(clock, perMinute);
   return async (ctx, next) => {
-    const now = clock.now();
-    if (now - lastSweep > WINDOW_MS) {
-      for (const [key, w] of windows) if (w.prune(now) === 0) windows.delete(key);
-      lastSweep = now;
-    }
-    const key = keyOf(ctx);
-    let window = windows.get(key);
-    if (!window) windows.set(key, (window = new Window(perMinute)));
-    const used = window.prune(now);
-    const resetSeconds = used > 0 ? Math.max(1, Math.ceil((window.oldest() + WINDOW_MS - now) / 1000)) : 60;
-    ctx.set('RateLimit-Limit', String(perMinute));
-    ctx.set('RateLimit-Reset', String(resetSeconds));
-    if (used >= perMinute) {
-      ctx.set('RateLimit-Remaining', '0');
+    const verdict = limiter.take(keyOf(ctx));
+    const headers = limitHeaders(verdict);
+    if (!verdict.allowed) {
       throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', `Rate limit of ${perMinute} requests per minute exceeded`, {
-        details: { retryAfter: resetSeconds },
-        suggestion: `Retry after ${resetSeconds} seconds`,
-        headers: { 'Retry-After': String(resetSeconds) },
+        details: { retryAfter: verdict.resetSeconds },
+        suggestion: `Retry after ${verdict.resetSeconds} seconds`,
+        headers,
       });
     }
-    window.add(now);
-    ctx.set('RateLimit-Remaining', String(perMinute - used - 1));
+    ctx.set(headers);
     await next();
   };
 }

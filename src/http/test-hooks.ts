@@ -1,6 +1,7 @@
 import { Router } from '@koa/router';
 import type { ShiftableClock } from '../clock.js';
 import { sql, type Db } from '../store/db.js';
+import { describe } from '../openapi/describe.js';
 import { validate } from './validate.js';
 import { invalidKey } from './auth.js';
 import { isAdminRequest } from './admin.js';
@@ -18,15 +19,20 @@ export function savedClockOffset(db: Db): number {
 /** Routes that exist only with `testHooks` on: moving the clock so tests never sleep for minutes. */
 export function testHookRoutes(db: Db, clock: ShiftableClock, adminToken: string | null): Router<ApiState> {
   const router = new Router<ApiState>();
-  router.post('/_test/clock', jsonBody(MB), (ctx) => {
-    if (!isAdminRequest(adminToken, ctx.get('Authorization'))) throw invalidKey('This route needs the admin token');
-    const { advanceMs } = validate<{ advanceMs: number }>('test-clock', ctx.state.body);
-    clock.advance(advanceMs);
-    sql(db, 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value').run(
-      OFFSET_SETTING,
-      String(clock.shiftedBy),
-    );
-    ctx.body = { now: new Date(clock.now()).toISOString() };
-  });
+  router.post(
+    '/_test/clock',
+    describe({ summary: 'Move the clock (testHooks)', auth: 'admin', body: 'test-clock', answers: { 200: 'TestClockResult' } }),
+    jsonBody(MB),
+    (ctx) => {
+      if (!isAdminRequest(adminToken, ctx.get('Authorization'))) throw invalidKey('This route needs the admin token');
+      const { advanceMs } = validate<{ advanceMs: number }>('test-clock', ctx.state.body);
+      clock.advance(advanceMs);
+      sql(db, 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value').run(
+        OFFSET_SETTING,
+        String(clock.shiftedBy),
+      );
+      ctx.body = { now: new Date(clock.now()).toISOString() };
+    },
+  );
   return router;
 }

@@ -1,9 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
+import { isEmailAddress, parseEmailAddress } from '../addresses/email.js';
 import { validationFailed, type FieldError } from '../errors.js';
-import { schemaDir } from '../paths.js';
+import { listAssets, readAsset } from '../runtime/assets.js';
 
 // ajv-formats is CommonJS: under NodeNext its default import is the plugin function itself.
 const addFormats = formats as unknown as (ajv: Ajv) => Ajv;
@@ -12,16 +11,43 @@ const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTy
 addFormats(ajv);
 /** A schema's own wording for its failure, used instead of ajv's generic message. */
 ajv.addKeyword({ keyword: 'x-error', schemaType: 'string' });
+/** Email fields accept internationalised domains (the format ajv-formats has is ASCII only). */
+ajv.addFormat('email', isEmailAddress);
+/**
+ * Rewrites a valid address to the form the API stores: an internationalised domain in punycode.
+ * Anything else is left for the other keywords to judge (lookups take any string).
+ */
+ajv.addKeyword({
+  keyword: 'x-ascii-domain',
+  type: 'string',
+  schemaType: 'boolean',
+  modifying: true,
+  errors: false,
+  validate: (enabled: boolean, data: string, _schema?: unknown, where?: { parentData: Record<string | number, unknown>; parentDataProperty: string | number }) => {
+    const parsed = enabled ? parseEmailAddress(data) : null;
+    if (parsed && where) where.parentData[where.parentDataProperty] = parsed.address;
+    return true;
+  },
+});
 
 const compiled = new Map<string, ValidateFunction>();
 
-/** Compiles every schema/*.json once at start; each file's `$id` is its name. */
+let requestSchemas: ReadonlyMap<string, AnySchemaObject> | null = null;
+
+/** Every schema/*.json by its `$id` (the file's name): what validates request bodies and what the OpenAPI document shows. */
+export function schemasOfRequests(): ReadonlyMap<string, AnySchemaObject> {
+  requestSchemas ??= new Map(
+    listAssets('schema')
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => JSON.parse(readAsset(`schema/${f}`)) as AnySchemaObject)
+      .map((schema) => [String(schema.$id), schema]),
+  );
+  return requestSchemas;
+}
+
+/** Compiles every request schema once at start. */
 export function loadSchemas(): void {
-  for (const file of readdirSync(schemaDir).filter((f) => f.endsWith('.json'))) {
-    const schema = JSON.parse(readFileSync(join(schemaDir, file), 'utf8')) as { $id?: string };
-    if (!schema.$id) continue; // documents that are not request schemas (openapi.json)
-    ajv.addSchema(schema);
-  }
+  for (const [id, schema] of schemasOfRequests()) if (!ajv.getSchema(id)) ajv.addSchema(schema);
 }
 
 function validator(name: string): ValidateFunction {

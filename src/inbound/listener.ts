@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Ctx } from '../context.js';
+import { headerSectionRefusal } from './header-section.js';
+import { listenSmtp } from '../net/listen.js';
+import { readLimited } from '../net/smtp-data.js';
 import { routeRecipient, type InboundRoute } from './route.js';
 import { insertInbound } from './store.js';
 import { tlsMaterial } from './tls.js';
@@ -19,12 +21,6 @@ const smtpError = (code: number, message: string) => Object.assign(new Error(mes
 
 /** Per-session state: the project the accepted recipients belong to. */
 const routes = new WeakMap<SMTPServerSession, InboundRoute>();
-
-async function readLimited(stream: Readable & { sizeExceeded?: boolean }): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return stream.sizeExceeded ? null : Buffer.concat(chunks);
-}
 
 /**
  * Postmill's inbound SMTP listener: accepts mail only for its projects' domains (never a relay),
@@ -82,6 +78,8 @@ export async function startInbound(app: Ctx): Promise<InboundListener> {
           const route = routes.get(session);
           if (!raw) return callback(smtpError(552, `5.3.4 Message exceeds the size limit of ${smtp.maxSize} bytes`));
           if (!route) return callback(smtpError(503, '5.5.1 No valid recipients'));
+          const refusal = headerSectionRefusal(raw);
+          if (refusal) return callback(smtpError(552, `5.3.4 ${refusal}`));
           const id = randomUUID();
           app.bus.tx(() => {
             insertInbound(app.db, {
@@ -106,16 +104,7 @@ export async function startInbound(app: Ctx): Promise<InboundListener> {
       );
     },
   });
-  server.on('error', (err) => app.log.warn('smtp listener error', { error: err.message }));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(smtp.port, smtp.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const bound = server.server.address();
-  const port = typeof bound === 'object' && bound ? bound.port : smtp.port;
+  const { port } = await listenSmtp(server, smtp.port, smtp.host, 'smtp', (err) => app.log.warn('smtp listener error', { error: err.message }));
   return {
     address: `${smtp.host}:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { simpleParser, type AddressObject } from 'mailparser';
+import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { iso } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { upsertContact } from '../contacts/service.js';
@@ -11,34 +11,100 @@ import { markProcessed, type InboundMessage } from './store.js';
 import { virusVerdict } from './scanners/clamd.js';
 import { spamVerdict } from './scanners/spamd.js';
 import { escapeHtml } from '../templates/render.js';
-import { checkAuth } from './verdicts.js';
+import { checkAuth, type AuthVerdicts, type Verdict } from './verdicts.js';
 
 const EMAIL = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/;
 
 const addresses = (field: AddressObject | AddressObject[] | undefined): string[] =>
   (Array.isArray(field) ? field : field ? [field] : []).flatMap((a) => a.value.map((v) => v.address ?? '')).filter(Boolean);
 
+/** What email.received tells of the message itself; `reason` says why it holds no content when the message could not be read. */
+interface Content {
+  fromAddress: string;
+  fromName: string | null;
+  fromHeader: string;
+  to: string | null;
+  replyTo: string | null;
+  subject: string;
+  body: string;
+  hasContent: boolean;
+  messageId: string | null;
+  date: number | null;
+  reason?: string;
+}
+
+function contentOf(parsed: ParsedMail, msg: InboundMessage): Content {
+  const body = typeof parsed.html === 'string' ? parsed.html : parsed.text ? `<pre>${escapeHtml(parsed.text)}</pre>` : '';
+  return {
+    fromAddress: addresses(parsed.from)[0] ?? msg.mailFrom,
+    fromName: parsed.from?.value[0]?.name || null,
+    fromHeader: parsed.from?.text ?? '',
+    to: addresses(parsed.to)[0] ?? null,
+    replyTo: addresses(parsed.replyTo)[0] ?? null,
+    subject: (parsed.subject ?? '').replace(/[\r\n]+/g, ' ').slice(0, 998),
+    body,
+    hasContent: body.trim() !== '' || (parsed.attachments?.length ?? 0) > 0,
+    messageId: parsed.messageId ?? null,
+    date: parsed.date && !Number.isNaN(parsed.date.getTime()) ? parsed.date.getTime() : null,
+  };
+}
+
+/** A message that cannot be read is still received: what the envelope says, no content, and why. */
+const unreadable = (msg: InboundMessage, reason: string): Content => ({
+  fromAddress: msg.mailFrom,
+  fromName: null,
+  fromHeader: '',
+  to: null,
+  replyTo: null,
+  subject: '',
+  body: '',
+  hasContent: false,
+  messageId: null,
+  date: null,
+  reason,
+});
+
+const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+interface ReceiveOptions {
+  autoReply: boolean;
+  startedAt: number;
+}
+
 /**
  * Mail to a verified domain: the sender becomes (or stays) a contact, the message an INBOUND email
  * record, and email.received carries every field of the spec with SPF, DKIM and DMARC verdicts.
+ * A message the parser refuses (too many parts, an oversized header block) is recorded without content.
  */
-export async function receive(ctx: Ctx, msg: InboundMessage, opts: { autoReply: boolean; startedAt: number }): Promise<void> {
-  const parsed = await simpleParser(msg.raw, { skipImageLinks: true, maxHtmlLengthToParse: 5 * 1024 * 1024 });
+export async function receive(ctx: Ctx, msg: InboundMessage, opts: ReceiveOptions): Promise<void> {
+  const content = await simpleParser(msg.raw, { skipImageLinks: true, maxHtmlLengthToParse: 5 * 1024 * 1024 }).then(
+    (parsed) => contentOf(parsed, msg),
+    (err: unknown) => unreadable(msg, `The message could not be parsed: ${reasonOf(err)}`),
+  );
   const { spamd, clamd } = ctx.config.scanners;
-  const [verdicts, spamVerdictOf, virusVerdictOf] = await Promise.all([
+  const [verdicts, spam, virus] = await Promise.all([
     checkAuth(msg.raw, { ip: msg.remoteIp, helo: msg.helo, sender: msg.mailFrom, mta: ctx.config.hostname, dns: ctx.dns }),
     spamd ? spamVerdict(spamd, msg.raw) : ('DISABLED' as const),
     clamd ? virusVerdict(clamd, msg.raw) : ('DISABLED' as const),
   ]);
-  const fromAddress = addresses(parsed.from)[0] ?? msg.mailFrom;
-  const to = addresses(parsed.to);
-  const subject = (parsed.subject ?? '').replace(/[\r\n]+/g, ' ').slice(0, 998);
-  const body = typeof parsed.html === 'string' ? parsed.html : parsed.text ? `<pre>${escapeHtml(parsed.text)}</pre>` : '';
-  const messageId = parsed.messageId ?? `<${msg.id}@${ctx.config.hostname}>`;
+  recordReceived(ctx, msg, content, { ...verdicts, spamVerdict: spam, virusVerdict: virus }, opts);
+}
+
+/** The last resort when processing failed for good: the message is recorded as received, unread, with the reason. */
+export function receiveUnprocessed(ctx: Ctx, msg: InboundMessage, reason: string, startedAt: number): void {
+  const failed = 'PROCESSING_FAILED' as const;
+  const verdicts = { spfVerdict: failed, dkimVerdict: failed, dmarcVerdict: failed, spamVerdict: failed, virusVerdict: failed };
+  recordReceived(ctx, msg, unreadable(msg, reason), verdicts, { autoReply: false, startedAt });
+}
+
+type Verdicts = AuthVerdicts & { spamVerdict: Verdict; virusVerdict: Verdict };
+
+function recordReceived(ctx: Ctx, msg: InboundMessage, content: Content, verdicts: Verdicts, opts: ReceiveOptions): void {
+  const messageId = content.messageId ?? `<${msg.id}@${ctx.config.hostname}>`;
   const now = ctx.clock.now();
   const emailId = randomUUID();
   ctx.bus.tx(() => {
-    const contact = EMAIL.test(fromAddress) ? upsertContact(ctx, msg.projectId, { email: fromAddress }, false).contact : null;
+    const contact = EMAIL.test(content.fromAddress) ? upsertContact(ctx, msg.projectId, { email: content.fromAddress }, false).contact : null;
     insertEmail(
       ctx.db,
       newEmailRecord(
@@ -51,10 +117,10 @@ export async function receive(ctx: Ctx, msg: InboundMessage, opts: { autoReply: 
           sourceType: 'INBOUND',
           messageType: 'TRANSACTIONAL',
           to: msg.rcptTo[0] ?? '',
-          from: fromAddress,
-          fromName: parsed.from?.value[0]?.name || null,
-          replyTo: addresses(parsed.replyTo)[0] ?? null,
-          subject,
+          from: content.fromAddress,
+          fromName: content.fromName,
+          replyTo: content.replyTo,
+          subject: content.subject,
           senderDomain: domainOfAddress(msg.rcptTo[0] ?? '') ?? '',
           messageId,
           status: 'delivered',
@@ -70,19 +136,22 @@ export async function receive(ctx: Ctx, msg: InboundMessage, opts: { autoReply: 
       emailId,
       data: {
         messageId,
-        from: fromAddress,
-        fromHeader: parsed.from?.text ?? '',
-        to: to[0] ?? msg.rcptTo[0] ?? '',
-        subject,
-        timestamp: iso(parsed.date && !Number.isNaN(parsed.date.getTime()) ? parsed.date.getTime() : msg.createdAt),
+        from: content.fromAddress,
+        fromHeader: content.fromHeader,
+        to: content.to ?? msg.rcptTo[0] ?? '',
+        subject: content.subject,
+        timestamp: iso(content.date ?? msg.createdAt),
         recipients: msg.rcptTo,
-        hasContent: body.trim() !== '' || (parsed.attachments?.length ?? 0) > 0,
-        body,
-        spamVerdict: spamVerdictOf,
-        virusVerdict: virusVerdictOf,
-        ...verdicts,
+        hasContent: content.hasContent,
+        body: content.body,
+        spamVerdict: verdicts.spamVerdict,
+        virusVerdict: verdicts.virusVerdict,
+        spfVerdict: verdicts.spfVerdict,
+        dkimVerdict: verdicts.dkimVerdict,
+        dmarcVerdict: verdicts.dmarcVerdict,
         processingTimeMillis: Math.round(performance.now() - opts.startedAt),
         ...(opts.autoReply ? { isAutoReply: true } : {}),
+        ...(content.reason ? { reason: content.reason } : {}),
       },
       at: now,
     });

@@ -1,6 +1,7 @@
 import { coveringNames, domainOfAddress } from '../domains/name.js';
 import type { Db } from '../store/db.js';
-import { domainsNamed } from './store.js';
+import { emailIdFromVerp } from './classify/verp.js';
+import { outboundOrigin, verifiedDomainsNamed } from './store.js';
 
 export interface InboundRoute {
   projectId: string;
@@ -10,17 +11,28 @@ export interface InboundRoute {
 
 const BOUNCE_PREFIX = 'bounces.';
 
+/** The project whose mail a bounce address answers: the verified owner of the domain, or the project that sent the email a VERP address names from it. */
+function bounceOwner(db: Db, address: string, senderDomain: string): string | null {
+  const [owner] = verifiedDomainsNamed(db, [senderDomain]);
+  if (owner) return owner.projectId;
+  const emailId = emailIdFromVerp(address);
+  const origin = emailId ? outboundOrigin(db, emailId) : null;
+  return origin && origin.senderDomain === senderDomain ? origin.projectId : null;
+}
+
 /**
- * Which project a recipient belongs to, or null: mail is accepted only for the bounce domains of
- * registered domains and for verified domains (and their subdomains). Never a relay.
+ * Which project a recipient belongs to, or null: mail is accepted only for verified domains (and
+ * their subdomains), their bounce domains, and the VERP addresses of mail actually sent from a domain
+ * (its late bounces still arrive after the domain lost its verification). A claim proves nothing,
+ * so a pending registration receives nothing. Never a relay.
  */
 export function routeRecipient(db: Db, address: string): InboundRoute | null {
   const domain = domainOfAddress(address);
   if (!domain) return null;
   if (domain.startsWith(BOUNCE_PREFIX)) {
-    const [owner] = domainsNamed(db, [domain.slice(BOUNCE_PREFIX.length)]);
-    if (owner) return { projectId: owner.projectId, kind: 'bounce' };
+    const projectId = bounceOwner(db, address, domain.slice(BOUNCE_PREFIX.length));
+    if (projectId) return { projectId, kind: 'bounce' };
   }
-  const verified = domainsNamed(db, coveringNames(domain)).find((d) => d.verified);
+  const [verified] = verifiedDomainsNamed(db, coveringNames(domain));
   return verified ? { projectId: verified.projectId, kind: 'domain' } : null;
 }

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createSecureContext } from 'node:tls';
+import { settingFailed } from '../config.js';
 import type { Ctx } from '../context.js';
 import { sql } from '../store/db.js';
 
@@ -10,13 +12,32 @@ export interface TlsMaterial {
 const KEY = 'smtp.tls.key';
 const CERT = 'smtp.tls.cert';
 
+function readPem(path: string, key: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw settingFailed(key, `cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+}
+
+/** The configured files, checked now rather than at a client's first STARTTLS. */
+function configuredMaterial(keyFile: string, certFile: string): TlsMaterial {
+  const material = { key: readPem(keyFile, 'smtp.tlsKey'), cert: readPem(certFile, 'smtp.tlsCert') };
+  try {
+    createSecureContext(material);
+  } catch (err) {
+    throw settingFailed('smtp.tlsCert', `${certFile} and ${keyFile} are not a matching PEM certificate and key (${(err as Error).message})`);
+  }
+  return material;
+}
+
 /**
  * The STARTTLS certificate: the configured PEM files, or a self-signed one generated at first
  * start and kept in the store (senders to port 25 encrypt opportunistically and do not verify it).
  */
 export async function tlsMaterial(ctx: Ctx): Promise<TlsMaterial> {
   const { tlsKey, tlsCert } = ctx.config.smtp;
-  if (tlsKey && tlsCert) return { key: readFileSync(tlsKey, 'utf8'), cert: readFileSync(tlsCert, 'utf8') };
+  if (tlsKey && tlsCert) return configuredMaterial(tlsKey, tlsCert);
   const stored = sql(ctx.db, 'SELECT name, value FROM settings WHERE name IN (?, ?)').all(KEY, CERT) as { name: string; value: string }[];
   const byName = new Map(stored.map((r) => [r.name, r.value]));
   if (byName.has(KEY) && byName.has(CERT)) return { key: byName.get(KEY)!, cert: byName.get(CERT)! };

@@ -24,6 +24,8 @@ export interface EnqueueOptions {
   maxAttempts?: number;
   /** A second enqueue with the same key is ignored: what makes re-running a producer safe. */
   uniqueKey?: string;
+  /** A second enqueue with the same key is ignored while the first waits and has not started: coalesces bursts. */
+  coalesceKey?: string;
   /** Transactional unless said otherwise. */
   lane?: Lane;
 }
@@ -76,8 +78,8 @@ export class JobQueue {
     const runAt = opts.runAt ?? now;
     const info = sql(
       this.db,
-      `INSERT INTO jobs (kind, lane, project_id, payload, run_at, max_attempts, unique_key, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (unique_key) DO NOTHING`,
+      `INSERT INTO jobs (kind, lane, project_id, payload, run_at, max_attempts, unique_key, coalesce_key, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     ).run(
       kind,
       LANES.indexOf(opts.lane ?? 'transactional'),
@@ -86,6 +88,7 @@ export class JobQueue {
       runAt,
       opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
       opts.uniqueKey ?? null,
+      opts.coalesceKey ?? null,
       now,
       now,
     );

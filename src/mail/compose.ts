@@ -32,8 +32,10 @@ export interface ComposeInput {
   attachments: ComposeAttachment[];
   /** The caller's headers: they replace ours of the same name, whatever the case. */
   headers: Record<string, string>;
-  /** MARKETING and HEADLESS mail: RFC 8058 one-click unsubscribe and its mailto fallback. */
+  /** Marketing, campaign and workflow mail: RFC 8058 one-click unsubscribe and its mailto fallback. */
   unsubscribe: { url: string; mailto: string } | null;
+  /** Campaign mail names its campaign, so bounces, complaints and feedback loops can be traced to it. */
+  campaign?: { id: string; projectId: string } | null;
 }
 
 export interface ComposedMessage {
@@ -43,6 +45,7 @@ export interface ComposedMessage {
 }
 
 export const EMAIL_ID_HEADER = 'X-Postmill-Email-Id';
+export const CAMPAIGN_ID_HEADER = 'X-Postmill-Campaign-Id';
 
 /** Headers the send itself writes: the addresses and subject come from their own fields, the rest from the composer and the MTA. */
 const OWN_HEADERS = new Set(['from', 'sender', 'to', 'cc', 'bcc', 'subject', 'date', 'mime-version', 'return-path', 'dkim-signature']);
@@ -86,6 +89,10 @@ export function composerOptions(input: ComposeInput): MailComposerOptions {
     if (reservedHeader(key) === null) caller.set(key.toLowerCase(), { key, value });
   }
   const ours: MimeNodeHeader[] = [{ key: EMAIL_ID_HEADER, value: input.emailId }];
+  if (input.campaign) {
+    // Feedback-ID: Gmail's feedback loop reports complaints per campaign (its last field names the sender).
+    ours.push({ key: CAMPAIGN_ID_HEADER, value: input.campaign.id }, { key: 'Feedback-ID', value: `${input.campaign.id}:${input.campaign.projectId}:postmill` });
+  }
   if (input.unsubscribe) {
     ours.push(
       { key: 'List-Unsubscribe', value: `<${input.unsubscribe.url}>, <mailto:${input.unsubscribe.mailto}>` },

@@ -16,13 +16,16 @@ export interface ComposableContent {
   attachments: ComposeAttachment[];
   /** Open and click tracking: decided once for the content (see `isTracked`), not per recipient. */
   tracked: boolean;
+  /** One-click unsubscribe headers (and `Precedence: bulk`): marketing content, campaign and workflow mail. */
+  listUnsubscribe: boolean;
+  projectId: string;
+  campaignId: string | null;
 }
 
 export interface MessageContent extends ComposableContent {
   /** The verified domain that covers the sender: the bounce domain is `bounces.<senderDomain>`. */
   senderDomain: string;
   templateId: string | null;
-  campaignId: string | null;
   source: Exclude<SourceType, 'INBOUND'>;
 }
 

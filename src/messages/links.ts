@@ -29,15 +29,21 @@ export function linkSigner(ctx: Ctx): LinkSigner {
   return { base: base.replace(/\/+$/, ''), secret: tokenSecret(ctx.db) };
 }
 
-export function contactLinks(signer: LinkSigner, ids: { projectId: string; contactId: string; emailId: string }, senderDomain: string): ContactLinks {
+/** The unsubscribe, subscribe and manage pages of a contact (of one email, when it names one). */
+export function subscriptionUrls(signer: LinkSigner, ids: { projectId: string; contactId: string; emailId?: string }): Omit<ContactLinks, 'unsubscribeMailto'> & { unsubscribeToken: string } {
   const { base, secret } = signer;
-  const unsubscribe = signTokenWith(secret, { kind: 'unsubscribe', ...ids });
+  const unsubscribeToken = signTokenWith(secret, { kind: 'unsubscribe', ...ids });
   return {
-    unsubscribeUrl: `${base}/u/${unsubscribe}`,
+    unsubscribeToken,
+    unsubscribeUrl: `${base}/u/${unsubscribeToken}`,
     subscribeUrl: `${base}/s/${signTokenWith(secret, { kind: 'subscribe', ...ids })}`,
     manageUrl: `${base}/m/${signTokenWith(secret, { kind: 'manage', ...ids })}`,
-    unsubscribeMailto: `${UNSUBSCRIBE_LOCAL_PART}@bounces.${senderDomain}?subject=${unsubscribe}`,
   };
+}
+
+export function contactLinks(signer: LinkSigner, ids: { projectId: string; contactId: string; emailId: string }, senderDomain: string): ContactLinks {
+  const { unsubscribeToken, ...urls } = subscriptionUrls(signer, ids);
+  return { ...urls, unsubscribeMailto: `${UNSUBSCRIBE_LOCAL_PART}@bounces.${senderDomain}?subject=${unsubscribeToken}` };
 }
 
 /** The open pixel and click redirects of one email. */

@@ -6,7 +6,7 @@ import type { ComposeInput, Mailbox } from '../mail/compose.js';
 import { textTemplateOf } from '../mail/text-part.js';
 import { renderHtml, renderPlain, renderSubject, type Scope } from '../templates/render.js';
 import { addTracking } from '../tracking/rewrite.js';
-import { respectsSubscription, type ComposableContent } from './content.js';
+import type { ComposableContent } from './content.js';
 import { contactLinks, trackingLinks, type LinkSigner } from './links.js';
 import { contactScope } from './scope.js';
 
@@ -18,6 +18,8 @@ export interface Recipient {
   name: string | null;
   /** Variables beyond the contact's (a workflow execution's context). */
   extra?: Scope;
+  /** Another address than the contact's (a workflow's CUSTOM recipient): the variables stay the contact's. */
+  to?: string;
 }
 
 /** What makes a message this recipient's: plain data, so it can cross to a compose thread. */
@@ -25,7 +27,7 @@ export interface Personalization {
   emailId: string;
   to: Mailbox;
   scope: Scope;
-  /** MARKETING and HEADLESS mail: RFC 8058 one-click unsubscribe and its mailto fallback. */
+  /** One-click unsubscribe and its mailto fallback, where the content carries them. */
   unsubscribe: { url: string; mailto: string } | null;
 }
 
@@ -38,7 +40,7 @@ export interface ComposeEnv {
 
 export function personalizationFor(
   signer: LinkSigner,
-  content: Pick<ComposableContent, 'type'> & { senderDomain: string },
+  content: Pick<ComposableContent, 'listUnsubscribe'> & { senderDomain: string },
   recipient: Recipient,
   emailId: string,
 ): Personalization {
@@ -46,9 +48,9 @@ export function personalizationFor(
   const links = contactLinks(signer, { projectId: contact.projectId, contactId: contact.id, emailId }, content.senderDomain);
   return {
     emailId,
-    to: { email: contact.email, name: recipient.name },
+    to: { email: recipient.to ?? contact.email, name: recipient.name },
     scope: contactScope(contact, recipient.oneOff, links, recipient.extra),
-    unsubscribe: respectsSubscription(content.type) ? { url: links.unsubscribeUrl, mailto: links.unsubscribeMailto } : null,
+    unsubscribe: content.listUnsubscribe ? { url: links.unsubscribeUrl, mailto: links.unsubscribeMailto } : null,
   };
 }
 
@@ -69,5 +71,6 @@ export function composeInputFor(content: ComposableContent, p: Personalization, 
     attachments: content.attachments,
     headers: content.headers,
     unsubscribe: p.unsubscribe,
+    campaign: content.campaignId ? { id: content.campaignId, projectId: content.projectId } : null,
   };
 }

@@ -1,9 +1,9 @@
 // The one per-recipient pipeline of /v1/send, campaigns and workflow steps: personalise, compose,
 // store the email with its message, queue its delivery, emit email.sent. Each caller keeps only its
 // own rules (who receives, what a refusal means).
-import type { Contact } from '../contacts/store.js';
 import type { Ctx } from '../context.js';
 import { queueEmail } from '../emails/service.js';
+import type { Lane } from '../jobs/queue.js';
 import { newEmailRecord, type Email } from '../emails/store.js';
 import { validationFailed } from '../errors.js';
 import { MB } from '../http/json-body.js';
@@ -65,18 +65,27 @@ export async function composeMessages(ctx: Ctx, content: MessageContent, address
   return composed;
 }
 
-/** In the caller's transaction: the email record with its message, the delivery job and email.sent. */
-export function storeMessage(ctx: Ctx, content: MessageContent, contact: Contact, emailId: string, composed: Composition): Email {
+/** Whom a stored email went to: a contact of the project, or (a campaign's test send) an address alone. */
+export interface StoredRecipient {
+  contactId: string | null;
+  email: string;
+}
+
+/**
+ * In the caller's transaction: the email record with its message, the delivery job and email.sent.
+ * `lane`: bulk for campaign audiences (delivered behind transactional mail, at delivery.bulkPerSecond).
+ */
+export function storeMessage(ctx: Ctx, content: MessageContent, to: StoredRecipient, emailId: string, composed: Composition, lane: Lane = 'transactional'): Email {
   const email = newEmailRecord(
     {
       id: emailId,
-      projectId: contact.projectId,
-      contactId: contact.id,
+      projectId: content.projectId,
+      contactId: to.contactId,
       templateId: content.templateId,
       campaignId: content.campaignId,
       sourceType: content.source,
       messageType: content.type,
-      to: contact.email,
+      to: to.email,
       from: content.from.email,
       fromName: content.from.name,
       replyTo: content.replyTo,
@@ -87,6 +96,6 @@ export function storeMessage(ctx: Ctx, content: MessageContent, contact: Contact
     },
     ctx.clock.now(),
   );
-  queueEmail(ctx, email, composed.message);
+  queueEmail(ctx, email, composed.message, lane);
   return email;
 }

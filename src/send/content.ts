@@ -4,7 +4,7 @@ import { assertSender } from '../domains/sender.js';
 import { ApiError } from '../errors.js';
 import type { MessageType } from '../emails/store.js';
 import type { ComposeAttachment, Mailbox } from '../mail/compose.js';
-import { isTracked, type MessageContent } from '../messages/content.js';
+import { isTracked, respectsSubscription, type MessageContent } from '../messages/content.js';
 import { findTemplateById, type Template } from '../templates/store.js';
 import type { AddressInput, SendRequest } from './request.js';
 
@@ -41,6 +41,8 @@ export function resolveContent(ctx: Ctx, projectId: string, request: SendRequest
     templateId: template?.id ?? null,
     campaignId: null,
     source: 'TRANSACTIONAL',
+    projectId,
+    listUnsubscribe: respectsSubscription(type),
     senderDomain: domain,
     tracked: isTracked(ctx, type, projectId),
   };

@@ -12,6 +12,7 @@ import { respectsSubscription, type MessageContent } from '../messages/content.j
 import { composeMessages, storeMessage, type Composition } from '../messages/pipeline.js';
 import { resolveContent } from './content.js';
 import type { ParsedSend } from './parse.js';
+import { refuseSuppressed } from '../suppressions/policy.js';
 import type { AddressInput, SendRequest } from './request.js';
 
 /**
@@ -66,6 +67,7 @@ function prepareRecipients(ctx: Ctx, projectId: string, request: SendRequest, co
     const { contact, oneOff } = previewUpsert(ctx, projectId, input, false, previewed.get(address.email.toLowerCase()));
     previewed.set(address.email.toLowerCase(), contact);
     if (respectsSubscription(content.type) && !contact.subscribed) throw unsubscribedRefusal(contact, content);
+    refuseSuppressed(ctx, projectId, contact.email, { messageType: content.type, sourceType: 'TRANSACTIONAL' });
     return { input, name: address.name, contact, oneOff, emailId: randomUUID() };
   });
 }
@@ -75,7 +77,7 @@ function commit(ctx: Ctx, projectId: string, content: MessageContent, p: Prepare
   const { contact } = upsertContact(ctx, projectId, p.input, false, p.contact.id);
   if (contact.id !== p.contact.id) throw new ContactChanged(contact.email);
   if (respectsSubscription(content.type) && !contact.subscribed) throw unsubscribedRefusal(contact, content);
-  storeMessage(ctx, content, contact, p.emailId, composed);
+  storeMessage(ctx, content, { contactId: contact.id, email: contact.email }, p.emailId, composed);
   return { contact: { id: contact.id, email: contact.email }, email: p.emailId };
 }
 

@@ -2,10 +2,12 @@
 // beside the main thread, so commits on the main thread rarely pay for a checkpoint.
 import Database from 'better-sqlite3';
 import { closeSync, fdatasyncSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+import { sqliteOptions } from '../runtime/assets.js';
 
 const { file, everyMs } = workerData as { file: string; everyMs: number };
-const db = new Database(file);
+const db = new Database(file, sqliteOptions(dirname(file)));
 db.pragma('busy_timeout = 5000');
 // Checkpointing streams pages from the WAL to the file: no page cache worth keeping.
 db.pragma('cache_size = -1024');

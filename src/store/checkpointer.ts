@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { startWorker } from '../runtime/assets.js';
 
 export interface Checkpointer {
   stop(): Promise<void>;
@@ -6,7 +6,7 @@ export interface Checkpointer {
 
 /** Checkpoints the WAL of `file` from a worker thread every `everyMs`. */
 export function startCheckpointer(file: string, everyMs = 100): Checkpointer {
-  const worker = new Worker(new URL('./checkpoint-worker.js', import.meta.url), { workerData: { file, everyMs } });
+  const worker = startWorker('checkpoint', { workerData: { file, everyMs } });
   return {
     stop: () =>
       new Promise<void>((resolve) => {

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { migrationsDir } from '../paths.js';
+import { ConfigError } from '../config.js';
+import { listAssets, readAsset, sqliteOptions } from '../runtime/assets.js';
+import { ensureDataDir } from './data-dir.js';
 
 export type Db = Database.Database;
 export type Statement = Database.Statement;
@@ -10,8 +11,8 @@ export type Statement = Database.Statement;
 export const storeFile = (dataDir: string) => join(dataDir, 'postmill.db');
 
 export function openStore(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(storeFile(dataDir));
+  ensureDataDir(dataDir);
+  const db = new Database(storeFile(dataDir), sqliteOptions(dataDir));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL'); // durable across process crashes in WAL mode; fsync at checkpoints
   db.pragma('foreign_keys = ON');
@@ -23,20 +24,44 @@ export function openStore(dataDir: string): Db {
   // cheaply because the worker has already copied and synced nearly everything.
   db.pragma('wal_autocheckpoint = 16000');
   db.pragma('journal_size_limit = 67108864');
-  migrate(db);
+  try {
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   return db;
+}
+
+const MIGRATIONS = 'src/store/migrations';
+
+/** The migration files this version knows, in order. */
+const migrationFiles = () =>
+  listAssets(MIGRATIONS)
+    .filter((f) => /^\d{3}_.+\.sql$/.test(f))
+    .sort();
+
+/** The schema version this program writes: the number of its last migration. */
+export const schemaVersion = (): number => Number(migrationFiles().at(-1)?.slice(0, 3) ?? 0);
+
+/** Refuses a store written by a newer version: its tables may mean things this version does not know. */
+export function assertKnownVersion(version: number, what: string): void {
+  const known = schemaVersion();
+  if (version > known) {
+    throw new ConfigError(
+      `${what} has schema version ${version}, written by a newer Postmill (this one knows up to ${known}); run the newer version, or restore a backup made by this one`,
+    );
+  }
 }
 
 /** Applies `NNN_name.sql` files from src/store/migrations in order, each in its own transaction. */
 function migrate(db: Db): void {
   const current = db.pragma('user_version', { simple: true }) as number;
-  const files = readdirSync(migrationsDir)
-    .filter((f) => /^\d{3}_.+\.sql$/.test(f))
-    .sort();
-  for (const file of files) {
+  assertKnownVersion(current, `the store ${db.name}`);
+  for (const file of migrationFiles()) {
     const version = Number(file.slice(0, 3));
     if (version <= current) continue;
-    const text = readFileSync(join(migrationsDir, file), 'utf8');
+    const text = readAsset(`${MIGRATIONS}/${file}`);
     db.transaction(() => {
       db.exec(text);
       db.pragma(`user_version = ${version}`);

@@ -19,3 +19,12 @@ export function suppressionOf(db: Db, projectId: string, email: string): Suppres
     | undefined;
   return row?.reason ?? null;
 }
+
+/** Which of these addresses are suppressed (lower-cased), in one query. */
+export function suppressedAmong(db: Db, projectId: string, emails: string[]): Set<string> {
+  const rows = sql(db, 'SELECT email_lc FROM suppressions WHERE project_id = ? AND email_lc IN (SELECT lower(value) FROM json_each(?))').all(
+    projectId,
+    JSON.stringify(emails),
+  ) as { email_lc: string }[];
+  return new Set(rows.map((r) => r.email_lc));
+}

@@ -1,5 +1,6 @@
 import type { Dir } from '../http/pagination.js';
-import { sql, type Db } from '../store/db.js';
+import type { Db } from '../store/db.js';
+import { offsetPage, searchCondition } from '../store/offset-page.js';
 import { TEMPLATE_COLUMNS, toTemplate, type Template, type TemplateRow, type TemplateType } from './store.js';
 
 export type TemplateSort = 'name' | 'createdAt' | 'updatedAt';
@@ -15,7 +16,7 @@ export interface TemplateListQuery {
 
 const ORDER_COLUMN: Record<TemplateSort, string> = { name: 'name COLLATE NOCASE', createdAt: 'created_at', updatedAt: 'updated_at' };
 
-/** One page of the project's templates and the count over all pages. SQL is built from fixed fragments only. */
+/** One page of the project's templates and the count over all pages. */
 export function listTemplates(db: Db, projectId: string, q: TemplateListQuery): { data: Template[]; total: number } {
   const where = ['project_id = ?'];
   const params: unknown[] = [projectId];
@@ -24,16 +25,10 @@ export function listTemplates(db: Db, projectId: string, q: TemplateListQuery): 
     params.push(q.type);
   }
   if (q.search) {
-    where.push('instr(search_lc, ?) > 0');
-    params.push(q.search.toLowerCase());
+    const s = searchCondition(q.search);
+    where.push(s.where);
+    params.push(s.param);
   }
-  const filter = where.join(' AND ');
-  const order = q.dir === 'desc' ? 'DESC' : 'ASC';
-  const rows = sql(db, `SELECT ${TEMPLATE_COLUMNS} FROM templates WHERE ${filter} ORDER BY ${ORDER_COLUMN[q.sort]} ${order}, id ${order} LIMIT ? OFFSET ?`).all(
-    ...params,
-    q.pageSize,
-    q.offset,
-  ) as TemplateRow[];
-  const total = (sql(db, `SELECT COUNT(*) AS n FROM templates WHERE ${filter}`).get(...params) as { n: number }).n;
+  const { rows, total } = offsetPage<TemplateRow>(db, { table: 'templates', columns: TEMPLATE_COLUMNS, where, params, orderBy: ORDER_COLUMN[q.sort], ...q });
   return { data: rows.map(toTemplate), total };
 }

@@ -1,14 +1,16 @@
 import { Router } from '@koa/router';
 import type { Ctx } from '../context.js';
-import { badRequest, FlatError } from '../errors.js';
+import { FlatError } from '../errors.js';
 import type { Guards } from '../http/guards.js';
 import { pageParams, pageResult, sortParams } from '../http/pagination.js';
+import { enumQuery } from '../http/params.js';
 import { projectOf, type ApiState } from '../http/state.js';
 import { validate } from '../http/validate.js';
+import { describe } from '../openapi/describe.js';
 import { listTemplates } from './list.js';
 import { presentTemplate } from './present.js';
 import { createTemplate, deleteTemplate, duplicateTemplate, getTemplate, patchTemplate, usageOfTemplate, type TemplateInput, type TemplatePatch } from './service.js';
-import { TEMPLATE_TYPES, type TemplateType } from './store.js';
+import { TEMPLATE_TYPES } from './store.js';
 
 const REQUIRED = ['name', 'subject', 'body', 'from'] as const;
 
@@ -19,52 +21,50 @@ function assertRequiredPresent(raw: unknown): void {
   if (missing.length > 0) throw new FlatError(400, `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} required`);
 }
 
-function typeFilter(raw: unknown): TemplateType | null {
-  if (raw === undefined || raw === '') return null;
-  const type = typeof raw === 'string' ? raw.toUpperCase() : '';
-  if (TEMPLATE_TYPES.includes(type as TemplateType)) return type as TemplateType;
-  throw badRequest(`Unknown template type ${JSON.stringify(raw)}`, `Use one of ${TEMPLATE_TYPES.join(', ')}`);
-}
-
 export function templateRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
 
-  router.get('/templates', secret, (ctx) => {
-    const { page, pageSize, offset } = pageParams(ctx.query);
-    const { sort, dir } = sortParams(ctx.query, ['name', 'createdAt', 'updatedAt'] as const, 'createdAt');
-    const search = typeof ctx.query.search === 'string' && ctx.query.search !== '' ? ctx.query.search : null;
-    const found = listTemplates(app.db, projectOf(ctx).id, { offset, pageSize, type: typeFilter(ctx.query.type), search, sort, dir });
-    ctx.body = pageResult(found.data.map(presentTemplate), found.total, page, pageSize);
-  });
+  router.get(
+    '/templates',
+    describe({ summary: 'List templates', query: ['page', 'pageSize', 'type', 'search', 'sort', 'dir'], answers: { 200: 'TemplatePage' } }),
+    secret,
+    (ctx) => {
+      const { page, pageSize, offset } = pageParams(ctx.query);
+      const { sort, dir } = sortParams(ctx.query, ['name', 'createdAt', 'updatedAt'] as const, 'createdAt');
+      const search = typeof ctx.query.search === 'string' && ctx.query.search !== '' ? ctx.query.search : null;
+      const found = listTemplates(app.db, projectOf(ctx).id, { offset, pageSize, type: enumQuery(ctx.query.type, TEMPLATE_TYPES, 'template type'), search, sort, dir });
+      ctx.body = pageResult(found.data.map(presentTemplate), found.total, page, pageSize);
+    },
+  );
 
-  router.post('/templates', secret, (ctx) => {
+  router.post('/templates', describe({ summary: 'Create a template', body: 'template-create', answers: { 201: 'Template' } }), secret, (ctx) => {
     assertRequiredPresent(ctx.state.body);
     const input = validate<TemplateInput>('template-create', ctx.state.body);
     ctx.status = 201;
     ctx.body = presentTemplate(createTemplate(app, projectOf(ctx).id, input));
   });
 
-  router.get('/templates/:id', secret, (ctx) => {
+  router.get('/templates/:id', describe({ summary: 'One template', answers: { 200: 'Template' } }), secret, (ctx) => {
     ctx.body = presentTemplate(getTemplate(app, projectOf(ctx).id, ctx.params.id!));
   });
 
-  router.patch('/templates/:id', secret, (ctx) => {
+  router.patch('/templates/:id', describe({ summary: 'Change a template', body: 'template-patch', answers: { 200: 'Template' } }), secret, (ctx) => {
     const patch = validate<TemplatePatch>('template-patch', ctx.state.body ?? {});
     ctx.body = presentTemplate(patchTemplate(app, projectOf(ctx).id, ctx.params.id!, patch));
   });
 
-  router.delete('/templates/:id', secret, (ctx) => {
+  router.delete('/templates/:id', describe({ summary: 'Delete a template', answers: { 204: null } }), secret, (ctx) => {
     deleteTemplate(app, projectOf(ctx).id, ctx.params.id!);
     ctx.status = 204;
   });
 
-  router.post('/templates/:id/duplicate', secret, (ctx) => {
+  router.post('/templates/:id/duplicate', describe({ summary: 'Copy a template', answers: { 201: 'CreatedId' } }), secret, (ctx) => {
     ctx.status = 201;
     ctx.body = { id: duplicateTemplate(app, projectOf(ctx).id, ctx.params.id!).id };
   });
 
-  router.get('/templates/:id/usage', secret, (ctx) => {
+  router.get('/templates/:id/usage', describe({ summary: 'Where a template is used', answers: { 200: 'TemplateUsage' } }), secret, (ctx) => {
     ctx.body = usageOfTemplate(app, projectOf(ctx).id, ctx.params.id!);
   });
 

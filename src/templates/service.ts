@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.js';
 import { assertSender } from '../domains/sender.js';
-import { ApiError, notFound } from '../errors.js';
+import { ApiError, foundOr404 } from '../errors.js';
 import { deleteTemplateRow, findTemplateById, insertTemplate, updateTemplate, type Template, type TemplateType } from './store.js';
 import type { TemplateUsage } from './usage.js';
 
@@ -40,9 +40,7 @@ export function createTemplate(ctx: Ctx, projectId: string, input: TemplateInput
 }
 
 export function getTemplate(ctx: Ctx, projectId: string, id: string): Template {
-  const template = findTemplateById(ctx.db, projectId, id);
-  if (!template) throw notFound('Template');
-  return template;
+  return foundOr404(findTemplateById(ctx.db, projectId, id), 'Template');
 }
 
 /** Applies the given fields; a sender that changes must pass the domain check again. */

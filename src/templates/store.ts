@@ -4,9 +4,8 @@ import { cachedRow } from '../store/row-cache.js';
 export const TEMPLATE_TYPES = ['TRANSACTIONAL', 'MARKETING', 'HEADLESS'] as const;
 export type TemplateType = (typeof TEMPLATE_TYPES)[number];
 
-export interface Template {
-  id: string;
-  projectId: string;
+/** What a template and a campaign both are: a named email, its sender and its content type. */
+export interface EmailContentFields {
   name: string;
   description: string | null;
   subject: string;
@@ -15,6 +14,11 @@ export interface Template {
   fromName: string | null;
   replyTo: string | null;
   type: TemplateType;
+}
+
+export interface Template extends EmailContentFields {
+  id: string;
+  projectId: string;
   createdAt: number;
   updatedAt: number;
 }

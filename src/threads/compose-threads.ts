@@ -13,7 +13,6 @@ export interface ComposeThreads {
   close(): Promise<void>;
 }
 
-const script = new URL('./worker.js', import.meta.url);
 /**
  * The heavy thread's heap: the largest request (parsed, personalised, composed) lives in well under
  * 64 MB of it; a bound keeps V8 collecting as it goes instead of letting the heap grow by hundreds of MB.
@@ -21,8 +20,8 @@ const script = new URL('./worker.js', import.meta.url);
 const HEAVY_HEAP_MB = 192;
 
 export function createComposeThreads(threads = Math.min(Math.max(availableParallelism() - 1, 1), 4)): ComposeThreads {
-  const compose = createThreadPool<WorkerOps>(script, threads);
-  const heavy = createThreadPool<WorkerOps>(script, 1, { maxOldGenerationSizeMb: HEAVY_HEAP_MB });
+  const compose = createThreadPool<WorkerOps>('compose', threads);
+  const heavy = createThreadPool<WorkerOps>('compose', 1, { maxOldGenerationSizeMb: HEAVY_HEAP_MB });
   return {
     compose,
     heavy,

@@ -1,6 +1,8 @@
 // A small pool of worker threads that answer typed operations: the CPU-heavy pure steps run here
 // so the main thread keeps answering.
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
+import { startWorker } from '../runtime/assets.js';
+import type { WorkerScript } from '../runtime/worker-scripts.js';
 import { ApiError } from '../errors.js';
 
 /** The operations a worker script serves: each op's input and output. */
@@ -40,12 +42,12 @@ export interface ThreadPool<M extends OpMap> {
  * `size` threads of `script`, round robin. They start with the first task, so a daemon that never
  * needs them pays nothing; a thread that dies fails its own tasks and the next task replaces it.
  */
-export function createThreadPool<M extends OpMap>(script: URL, size: number, resourceLimits?: ResourceLimits): ThreadPool<M> {
+export function createThreadPool<M extends OpMap>(script: WorkerScript, size: number, resourceLimits?: ResourceLimits): ThreadPool<M> {
   const pending = new Map<number, { worker: Worker; resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let nextId = 0;
   let workers: Worker[] = [];
   const spawn = () => {
-    const worker = new Worker(script, resourceLimits ? { resourceLimits } : {});
+    const worker = startWorker(script, resourceLimits ? { resourceLimits } : {});
     worker.on('message', (reply: ThreadReply) => {
       const waiting = pending.get(reply.id);
       pending.delete(reply.id);

@@ -64,3 +64,6 @@ export function managePage(email: string, subscribed: boolean, action: string, s
 
 export const invalidLinkPage = () =>
   page('This link is not valid', '<p>The link is incomplete or has been changed. Please use the link from the email you received.</p>');
+
+export const tooManyRequestsPage = (retryAfterSeconds: number) =>
+  page('Too many requests', `<p>Please try again in ${retryAfterSeconds} seconds.</p>`);

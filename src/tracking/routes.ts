@@ -2,15 +2,30 @@ import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Ctx } from '../context.js';
 import type { Contact } from '../contacts/store.js';
-import { rateLimit } from '../http/rate-limit.js';
+import { clientAddressOf } from '../http/client-address.js';
+import { limitHeaders, RollingLimit } from '../http/rate-limit.js';
 import type { ApiContext, ApiState } from '../http/state.js';
-import { confirmSubscribePage, confirmUnsubscribePage, invalidLinkPage, managePage, subscribedPage, unsubscribedPage } from './pages.js';
+import {
+  confirmSubscribePage,
+  confirmUnsubscribePage,
+  invalidLinkPage,
+  managePage,
+  subscribedPage,
+  tooManyRequestsPage,
+  unsubscribedPage,
+} from './pages.js';
+import { describe, type AnswerDoc } from '../openapi/describe.js';
 import { changeSubscription, contactOfToken, recordClick, recordOpen } from './service.js';
 import { signToken, type ContactTokenKind } from './tokens.js';
 
 /** The 1x1 transparent GIF of the open pixel. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-/** Public pages are limited per client address, generously for people, tightly for scripts. */
+/**
+ * Page views and requests with an invalid token are limited per client address, generously for
+ * people, tightly for scripts guessing tokens. What a genuine token does (one-click unsubscribe,
+ * the confirmation forms, opens, clicks) is never refused: mailbox providers and reverse proxies
+ * send many people's requests from few addresses.
+ */
 const PUBLIC_PER_MINUTE = 300;
 const FORM_LIMIT = 4096;
 
@@ -33,33 +48,47 @@ async function formOf(ctx: ApiContext): Promise<URLSearchParams> {
   return new URLSearchParams(text.slice(0, FORM_LIMIT));
 }
 
-/** Routes that mail links point to: no key, rate-limited per client, revealing nothing about other contacts. */
+const PAGE: AnswerDoc = { type: 'text/html' };
+
+/** Routes that mail links point to: no key, limited per client (see PUBLIC_PER_MINUTE), revealing nothing about other contacts. */
 export function trackingRoutes(app: Ctx): Router<ApiState> {
   const router = new Router<ApiState>();
-  const limit = rateLimit(app.clock, PUBLIC_PER_MINUTE, (ctx) => `ip:${ctx.ip}`);
+  const limiter = new RollingLimit(app.clock, PUBLIC_PER_MINUTE);
+  const clientOf = clientAddressOf(app.config.http.trustProxy);
+  /** Counts the request against its client's limit; over it, answers the 429 page and false. */
+  const withinLimit = (ctx: ApiContext): boolean => {
+    const verdict = limiter.take(clientOf(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For')));
+    ctx.set(limitHeaders(verdict));
+    if (!verdict.allowed) html(ctx, tooManyRequestsPage(verdict.resetSeconds), 429);
+    return verdict.allowed;
+  };
   const url = (path: string) => `${app.config.publicUrl}${path}`;
   const tokenFor = (kind: ContactTokenKind, c: Contact) => signToken(app, { kind, projectId: c.projectId, contactId: c.id });
 
-  /** Resolves the token's contact or answers the invalid-link page. */
+  /** Resolves the token's contact or answers the invalid-link page; page views and invalid tokens count against the limit. */
   const withContact =
-    (kinds: ContactTokenKind[], handle: (ctx: ApiContext, contact: Contact) => Promise<void> | void): Middleware<ApiState> =>
+    (kinds: ContactTokenKind[], view: 'page' | 'action', handle: (ctx: ApiContext, contact: Contact) => Promise<void> | void): Middleware<ApiState> =>
     async (ctx) => {
       const contact = contactOfToken(app, ctx.params.token ?? '', kinds);
+      if ((!contact || view === 'page') && !withinLimit(ctx)) return;
       if (!contact) return html(ctx, invalidLinkPage(), 404);
       await handle(ctx, contact);
     };
 
-  router.get('/t/o/:token', limit, (ctx) => {
-    recordOpen(app, ctx.params.token!);
+  router.get('/t/o/:token', describe({ summary: 'Open pixel: records an open', answers: { 200: { type: 'image/gif' } } }), (ctx) => {
+    if (!recordOpen(app, ctx.params.token!) && !withinLimit(ctx)) return;
     ctx.type = 'image/gif';
     ctx.set('Cache-Control', 'no-store, no-cache, must-revalidate, private');
     ctx.body = PIXEL;
   });
 
-  router.get('/t/c/:token', limit, (ctx) => {
+  router.get('/t/c/:token', describe({ summary: 'Click: records it, redirects to the signed URL', answers: { 302: null, 404: PAGE } }), (ctx) => {
     const target = recordClick(app, ctx.params.token!);
     // Only http(s) URLs are ever signed; checking again keeps a future signing bug from becoming an open redirect.
-    if (!target || !/^https?:\/\//i.test(target)) return html(ctx, invalidLinkPage(), 404);
+    if (!target || !/^https?:\/\//i.test(target)) {
+      if (withinLimit(ctx)) html(ctx, invalidLinkPage(), 404);
+      return;
+    }
     ctx.set('Cache-Control', 'no-store');
     ctx.status = 302;
     ctx.set('Location', target);
@@ -77,11 +106,12 @@ export function trackingRoutes(app: Ctx): Router<ApiState> {
     confirmPage: (email: string, action: string) => string,
     donePage: (c: Contact) => string,
   ) => {
-    router.get(`/${path}/:token`, limit, withContact([kind], (ctx, c) => html(ctx, confirmPage(c.email, ctx.path))));
+    const doc = (summary: string) => describe({ summary: `${subscribed ? 'Subscribe' : 'Unsubscribe'} link: ${summary}`, answers: { 200: PAGE, 404: PAGE, 429: PAGE } });
+    router.get(`/${path}/:token`, doc('confirmation page'), withContact([kind], 'page', (ctx, c) => html(ctx, confirmPage(c.email, ctx.path))));
     router.post(
       `/${path}/:token`,
-      limit,
-      withContact([kind], async (ctx, c) => {
+      doc(subscribed ? 'subscribes' : 'unsubscribes (also RFC 8058 one-click)'),
+      withContact([kind], 'action', async (ctx, c) => {
         await formOf(ctx);
         changeSubscription(app, c, subscribed);
         html(ctx, donePage(c));
@@ -91,11 +121,15 @@ export function trackingRoutes(app: Ctx): Router<ApiState> {
   subscriptionLink('u', 'unsubscribe', false, confirmUnsubscribePage, (c) => unsubscribedPage(c.email, url(`/s/${tokenFor('subscribe', c)}`)));
   subscriptionLink('s', 'subscribe', true, confirmSubscribePage, (c) => subscribedPage(c.email));
 
-  router.get('/m/:token', limit, withContact(['manage'], (ctx, c) => html(ctx, managePage(c.email, c.subscribed, ctx.path, false))));
+  router.get(
+    '/m/:token',
+    describe({ summary: 'Manage page', answers: { 200: PAGE, 404: PAGE, 429: PAGE } }),
+    withContact(['manage'], 'page', (ctx, c) => html(ctx, managePage(c.email, c.subscribed, ctx.path, false))),
+  );
   router.post(
     '/m/:token',
-    limit,
-    withContact(['manage'], async (ctx, c) => {
+    describe({ summary: 'Manage page: change the subscription', answers: { 200: PAGE, 404: PAGE, 429: PAGE } }),
+    withContact(['manage'], 'action', async (ctx, c) => {
       const wanted = (await formOf(ctx)).get('subscribed');
       const updated = wanted === 'true' || wanted === 'false' ? changeSubscription(app, c, wanted === 'true') : c;
       html(ctx, managePage(updated.email, updated.subscribed, ctx.path, true));

@@ -5,6 +5,7 @@ import { findContactById, type Contact } from '../contacts/store.js';
 import { emailEventBase } from '../emails/present.js';
 import { EMAIL_EVENTS } from '../events/catalogue.js';
 import { verifyToken, type ContactTokenKind } from './tokens.js';
+import { trackableUrl } from './url.js';
 import { countClick, countOpen, findEmailById, projectOfEmail } from '../emails/store.js';
 
 /**
@@ -22,25 +23,31 @@ function recordEngagement(ctx: Ctx, emailId: string, name: typeof EMAIL_EVENTS.o
   });
 }
 
-/** An open pixel was fetched: counts it and emits email.open. A bad token records nothing. */
-export function recordOpen(ctx: Ctx, token: string): void {
+/** An open pixel was fetched: counts it and emits email.open. A bad token records nothing; answers whether the token was good. */
+export function recordOpen(ctx: Ctx, token: string): boolean {
   const payload = verifyToken(ctx, token);
-  if (payload?.kind !== 'open') return;
+  if (payload?.kind !== 'open') return false;
   recordEngagement(ctx, payload.emailId, EMAIL_EVENTS.open, (now) => {
     const { opens, first } = countOpen(ctx.db, payload.emailId, now);
     return { openedAt: iso(now), opens, isFirstOpen: first };
   });
+  return true;
 }
 
-/** A tracked link was followed: counts it, emits email.click, answers the signed URL (null for a bad token). */
+/**
+ * A tracked link was followed: counts it, emits email.click, answers the signed URL in the spelling a
+ * Location header can carry (null for a bad token, or a URL signed before targets were normalised that cannot be).
+ */
 export function recordClick(ctx: Ctx, token: string): string | null {
   const payload = verifyToken(ctx, token);
   if (payload?.kind !== 'click') return null;
+  const target = trackableUrl(payload.url);
+  if (target === null) return null;
   recordEngagement(ctx, payload.emailId, EMAIL_EVENTS.click, (now) => {
     const { clicks, first } = countClick(ctx.db, payload.emailId, now);
-    return { link: payload.url, clickedAt: iso(now), clicks, isFirstClick: first };
+    return { link: target, clickedAt: iso(now), clicks, isFirstClick: first };
   });
-  return payload.url;
+  return target;
 }
 
 /** The contact a subscription-link token names, when the token is genuine and of the expected kind. */

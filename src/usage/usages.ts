@@ -1,20 +1,29 @@
 import type { FieldUsage } from '../contacts/field-usage.js';
 import type { EventNameUsage } from '../events/usage.js';
+import type { SegmentUsage } from '../segments/usage.js';
 import type { TemplateUsage } from '../templates/usage.js';
 import { createUsageRegistry, type UsageRegistry } from './registry.js';
 
-/** Where fields, event names and templates are referenced; each resource that references them plugs in (its module's `usage`). */
+/** Where fields, event names, templates and segments are referenced; each resource that references them plugs in (its module's `usage`). */
 export interface Usages {
   /** Keyed by the bare data key (no `data.` prefix). */
   fields: UsageRegistry<FieldUsage>;
   events: UsageRegistry<EventNameUsage>;
   templates: UsageRegistry<TemplateUsage>;
+  /** Keyed by segment id: a segment in use cannot be deleted. */
+  segments: UsageRegistry<SegmentUsage>;
+  /** What holds a campaign: active workflow executions that one of its emails started. */
+  campaigns: UsageRegistry<CampaignUsage>;
 }
+
+export type CampaignUsage = { activeExecutions: number };
 
 export function createUsages(): Usages {
   return {
     fields: createUsageRegistry<FieldUsage>(() => ({ segments: [], campaigns: [], workflows: [] })),
     events: createUsageRegistry<EventNameUsage>(() => ({ segments: [], workflows: [], campaigns: [] })),
     templates: createUsageRegistry<TemplateUsage>(() => ({ campaigns: [], workflowSteps: [], emailsSent: 0 })),
+    segments: createUsageRegistry<SegmentUsage>(() => ({ campaigns: [], segments: [], workflows: [] })),
+    campaigns: createUsageRegistry<CampaignUsage>(() => ({ activeExecutions: 0 })),
   };
 }

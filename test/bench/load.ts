@@ -54,10 +54,16 @@ export function call(base: string, method: string, path: string, key: string | n
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
 /**
- * Runs `concurrency` clients back to back for `durationMs` (bounded) and reports throughput and
+ * Runs `concurrency` clients back to back for `durationMs` (bounded, or until `stopped`) and reports throughput and
  * latency. `send(i)` makes request number i and answers whether it succeeded.
  */
-export async function load(concurrency: number, durationMs: number, send: (i: number) => Promise<boolean>): Promise<LoadResult> {
+export async function load(
+  concurrency: number,
+  durationMs: number,
+  send: (i: number) => Promise<boolean>,
+  /** Ends the run early (work measured beside something else that finished). */
+  stopped: () => boolean = () => false,
+): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
   let next = 0;
@@ -66,7 +72,7 @@ export async function load(concurrency: number, durationMs: number, send: (i: nu
   const end = started + durationMs;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (performance.now() < end) {
+      while (performance.now() < end && !stopped()) {
         const t0 = performance.now();
         const ok = await send(next++).catch(() => false);
         latencies.push(performance.now() - t0);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { responseChecker, type ResponseCheck } from './openapi.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
 export const MAIN = join(root, 'dist', 'main.js');
@@ -32,6 +33,8 @@ export interface TestDaemon {
   url: string;
   smtpHost: string;
   smtpPort: number;
+  /** The SMTP submission port, when `submission.port` is configured. */
+  submissionPort: number | null;
   dataDir: string;
   configFile: string;
   /** The `default` project created at first start. */
@@ -57,18 +60,25 @@ export interface DaemonOptions {
   env?: Record<string, string>;
   /** Extra node flags (benchmarks pass --cpu-prof). */
   nodeArgs?: string[];
+  /** Runs this single executable (npm run package) instead of node dist/main.js, for serve and the CLI. */
+  executable?: string;
 }
 
 interface Started {
   child: ChildProcess;
   url: string;
   smtp: string;
+  submission: string | null;
   project: Keys | null;
   stderr: string[];
 }
 
-function launch(configFile: string, env: Record<string, string>, nodeArgs: string[]): Promise<Started> {
-  const child = spawn(process.execPath, [...nodeArgs, MAIN, 'serve', '--json', '--config', configFile], {
+/** The program and its first arguments: node with dist/main.js, or a single executable. */
+const programOf = (opts: DaemonOptions): [string, string[]] => (opts.executable ? [opts.executable, []] : [process.execPath, [...(opts.nodeArgs ?? []), MAIN]]);
+
+function launch(configFile: string, env: Record<string, string>, opts: DaemonOptions): Promise<Started> {
+  const [program, first] = programOf(opts);
+  const child = spawn(program, [...first, 'serve', '--json', '--config', configFile], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -82,11 +92,11 @@ function launch(configFile: string, env: Record<string, string>, nodeArgs: strin
     }, 10_000);
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
-      const msg = JSON.parse(line) as { project?: Keys; ready?: boolean; http?: string; smtp?: string };
+      const msg = JSON.parse(line) as { project?: Keys; ready?: boolean; http?: string; smtp?: string; submission?: string };
       if (msg.project) project = msg.project;
       if (msg.ready) {
         clearTimeout(timer);
-        resolveStart({ child, url: msg.http!, smtp: msg.smtp!, project, stderr });
+        resolveStart({ child, url: msg.http!, smtp: msg.smtp!, submission: msg.submission ?? null, project, stderr });
       }
     });
     child.once('exit', (code) => {
@@ -115,9 +125,11 @@ export async function startTestDaemon(opts: DaemonOptions = {}): Promise<TestDae
   };
   writeFileSync(configFile, JSON.stringify(config));
   const env = opts.env ?? {};
-  const nodeArgs = opts.nodeArgs ?? [];
-  let started = await launch(configFile, env, nodeArgs);
+  let started = await launch(configFile, env, opts);
   const project = started.project!;
+  // Every answer a suite receives is checked against the daemon's own OpenAPI document.
+  let checker: Promise<ResponseCheck> | null = null;
+  const checkAnswer = () => (checker ??= fetch(`${started.url}/openapi.json`).then(async (r) => responseChecker((await r.json()) as Record<string, unknown>)));
 
   const daemon: TestDaemon = {
     get url() {
@@ -128,6 +140,9 @@ export async function startTestDaemon(opts: DaemonOptions = {}): Promise<TestDae
     },
     get smtpPort() {
       return Number(started.smtp.split(':')[1]);
+    },
+    get submissionPort() {
+      return started.submission ? Number(started.submission.split(':').at(-1)) : null;
     },
     dataDir,
     configFile,
@@ -144,10 +159,13 @@ export async function startTestDaemon(opts: DaemonOptions = {}): Promise<TestDae
       const text = await res.text();
       let parsed: unknown = text;
       if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+      const problem = (await checkAnswer())(method, path, res.status, res.headers.get('content-type') ?? '', parsed);
+      if (problem) throw new Error(`answer not as the OpenAPI document says: ${problem}`);
       return { status: res.status, headers: res.headers, body: parsed as any };
     },
     cli(...args) {
-      const out = execFileSync(process.execPath, [MAIN, ...args, '--json', '--config', configFile], { env: { ...process.env, ...env } });
+      const [program, first] = programOf({ ...opts, nodeArgs: [] });
+      const out = execFileSync(program, [...first, ...args, '--json', '--config', configFile], { env: { ...process.env, ...env } });
       return JSON.parse(out.toString());
     },
     createProject(name = 'test') {
@@ -162,7 +180,7 @@ export async function startTestDaemon(opts: DaemonOptions = {}): Promise<TestDae
       await waitExit(started.child);
     },
     async restart() {
-      started = await launch(configFile, env, nodeArgs);
+      started = await launch(configFile, env, opts);
     },
     async dispose() {
       if (started.child.exitCode === null && started.child.signalCode === null) await daemon.stop();

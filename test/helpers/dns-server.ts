@@ -11,6 +11,8 @@ export interface DnsRecords {
   NS: string[];
   /** One target name; other types asked of this name follow it within the zone. */
   CNAME: string[];
+  /** Reverse DNS: the names of an address, under its in-addr.arpa / ip6.arpa name. */
+  PTR: string[];
 }
 
 export type DnsRecordType = keyof DnsRecords;
@@ -37,7 +39,7 @@ const NXDOMAIN = 3;
 const BIND_ATTEMPTS = 10;
 
 const TYPE_NAMES = new Map<number, DnsRecordType>(
-  (['A', 'AAAA', 'MX', 'TXT', 'NS', 'CNAME'] as const).map((type) => [Packet.TYPE[type], type]),
+  (['A', 'AAAA', 'MX', 'TXT', 'NS', 'CNAME', 'PTR'] as const).map((type) => [Packet.TYPE[type], type]),
 );
 
 /** Record data ready for dns2's encoders, per name and type. */
@@ -73,6 +75,7 @@ const RDATA: { [T in DnsRecordType]: (record: DnsRecords[T][number]) => Partial<
   TXT: (value) => ({ data: characterStrings(value) }),
   NS: (ns) => ({ ns }),
   CNAME: (domain) => ({ domain }),
+  PTR: (domain) => ({ domain }),
 };
 
 function resources(name: string, type: DnsRecordType, records: Partial<Resource>[]): Resource[] {

@@ -4,7 +4,7 @@ import { startDnsServer, type TestDnsServer } from './dns-server.js';
 import { verifyDomain, type RegisteredDomain } from './domains.js';
 import { startSmtpSink, type SinkOptions, type SmtpSink } from './smtp-sink.js';
 
-export const ADMIN = 'test-admin-token';
+export const ADMIN = 'test-admin-token-0123456789abcdef';
 
 export interface MailEnv {
   daemon: TestDaemon;

@@ -7,22 +7,33 @@ export interface RouteSpec {
   path: string;
   /** The key kind the route takes. */
   key: 'secret' | 'public';
+  /** Whether a disabled project may call it, when the method does not say: a read sent as POST, a GET that stores. */
+  access?: 'read' | 'write';
 }
 
 export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/contacts', key: 'secret' },
   { method: 'POST', path: '/contacts', key: 'secret' },
-  { method: 'POST', path: '/contacts/lookup', key: 'secret' },
+  { method: 'POST', path: '/contacts/lookup', key: 'secret', access: 'read' },
   { method: 'GET', path: '/contacts/fields', key: 'secret' },
   { method: 'GET', path: '/contacts/fields/:field/values', key: 'secret' },
   { method: 'GET', path: '/contacts/fields/:field/usage', key: 'secret' },
   { method: 'DELETE', path: '/contacts/fields/:field', key: 'secret' },
+  { method: 'POST', path: '/contacts/import', key: 'secret' },
+  { method: 'GET', path: '/contacts/import/:importJobId', key: 'secret' },
+  { method: 'POST', path: '/contacts/bulk-subscribe', key: 'secret' },
+  { method: 'POST', path: '/contacts/bulk-unsubscribe', key: 'secret' },
+  { method: 'POST', path: '/contacts/bulk-delete', key: 'secret' },
+  { method: 'GET', path: '/contacts/bulk/:bulkJobId', key: 'secret' },
   { method: 'GET', path: '/contacts/:contactId', key: 'secret' },
   { method: 'PATCH', path: '/contacts/:contactId', key: 'secret' },
   { method: 'DELETE', path: '/contacts/:contactId', key: 'secret' },
   { method: 'POST', path: '/users/@me/projects/:projectId/regenerate-keys', key: 'secret' },
   { method: 'POST', path: '/v1/send', key: 'secret' },
   { method: 'POST', path: '/v1/track', key: 'public' },
+  { method: 'POST', path: '/v1/verify', key: 'secret', access: 'read' },
+  { method: 'GET', path: '/activity', key: 'secret' },
+  { method: 'GET', path: '/activity/stats', key: 'secret' },
   { method: 'POST', path: '/events/track', key: 'secret' },
   { method: 'GET', path: '/events', key: 'secret' },
   { method: 'GET', path: '/events/stats', key: 'secret' },
@@ -32,7 +43,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'DELETE', path: '/events/:eventName', key: 'secret' },
   { method: 'POST', path: '/domains', key: 'secret' },
   { method: 'GET', path: '/domains/project/:projectId', key: 'secret' },
-  { method: 'GET', path: '/domains/:domainId/verify', key: 'secret' },
+  { method: 'GET', path: '/domains/:domainId/verify', key: 'secret', access: 'write' },
   { method: 'DELETE', path: '/domains/:domainId', key: 'secret' },
   { method: 'GET', path: '/templates', key: 'secret' },
   { method: 'POST', path: '/templates', key: 'secret' },
@@ -41,6 +52,26 @@ export const ROUTES: RouteSpec[] = [
   { method: 'DELETE', path: '/templates/:templateId', key: 'secret' },
   { method: 'POST', path: '/templates/:templateId/duplicate', key: 'secret' },
   { method: 'GET', path: '/templates/:templateId/usage', key: 'secret' },
+  { method: 'GET', path: '/campaigns', key: 'secret' },
+  { method: 'POST', path: '/campaigns', key: 'secret' },
+  { method: 'GET', path: '/campaigns/:campaignId', key: 'secret' },
+  { method: 'PUT', path: '/campaigns/:campaignId', key: 'secret' },
+  { method: 'DELETE', path: '/campaigns/:campaignId', key: 'secret' },
+  { method: 'POST', path: '/campaigns/:campaignId/duplicate', key: 'secret' },
+  { method: 'POST', path: '/campaigns/:campaignId/send', key: 'secret' },
+  { method: 'POST', path: '/campaigns/:campaignId/cancel', key: 'secret' },
+  { method: 'POST', path: '/campaigns/:campaignId/test', key: 'secret' },
+  { method: 'GET', path: '/campaigns/:campaignId/stats', key: 'secret' },
+  { method: 'GET', path: '/segments', key: 'secret' },
+  { method: 'POST', path: '/segments', key: 'secret' },
+  { method: 'GET', path: '/segments/:segmentId', key: 'secret' },
+  { method: 'PATCH', path: '/segments/:segmentId', key: 'secret' },
+  { method: 'DELETE', path: '/segments/:segmentId', key: 'secret' },
+  { method: 'GET', path: '/segments/:segmentId/contacts', key: 'secret' },
+  { method: 'POST', path: '/segments/:segmentId/members', key: 'secret' },
+  { method: 'DELETE', path: '/segments/:segmentId/members', key: 'secret' },
+  { method: 'POST', path: '/segments/:segmentId/compute', key: 'secret' },
+  { method: 'POST', path: '/segments/:segmentId/refresh', key: 'secret' },
 ];
 
 /** Bodies no route should answer with a 500. */

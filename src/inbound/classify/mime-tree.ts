@@ -1,5 +1,6 @@
 import { MailParser } from 'mailparser';
 import type { AttachmentStream, Headers, MessageText } from 'mailparser';
+import { decodeEntities } from '../../html-entities.js';
 
 /** What classification needs of one message, read from its MIME tree. */
 export interface MessageParts {
@@ -91,27 +92,10 @@ function bodyText(message: MessageText): string {
   return htmlToPlain((message.html ?? '').slice(0, TEXT_LIMIT));
 }
 
-const NAMED_ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-};
-const ENTITY = /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([a-z]+));/gi;
-
 // Enough of HTML for wording and status codes to be found; mailparser's full conversion costs
 // milliseconds that an HTML-only bounce does not need.
 function htmlToPlain(html: string): string {
-  return html
-    .replace(/<(?:br|\/p|\/div|\/tr|\/h\d)\b[^<>]*>/gi, '\n')
-    .replace(/<[^<>]*>/g, ' ')
-    .replace(ENTITY, (entity, decimal?: string, hex?: string, name?: string) => {
-      const code = decimal !== undefined ? Number(decimal) : hex !== undefined ? parseInt(hex, 16) : null;
-      if (code !== null) return code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-      return NAMED_ENTITIES[(name ?? '').toLowerCase()] ?? entity;
-    });
+  return decodeEntities(html.replace(/<(?:br|\/p|\/div|\/tr|\/h\d)\b[^<>]*>/gi, '\n').replace(/<[^<>]*>/g, ' '));
 }
 
 function readPart(part: AttachmentStream, parts: MessageParts): void {

@@ -28,7 +28,7 @@ const SIGNING_HEAP = { maxYoungGenerationSizeMb: 8 };
  * cores busy during a drain.
  */
 export function createMailThreads(threads = Math.min(availableParallelism(), 4)): MailThreads {
-  const pool = createThreadPool<SignOps>(new URL('./worker.js', import.meta.url), threads, SIGNING_HEAP);
+  const pool = createThreadPool<SignOps>('mail', threads, SIGNING_HEAP);
   return {
     sign: async (stored, key, now) => {
       const bytes = new Uint8Array(ownBuffer(stored.bytes));

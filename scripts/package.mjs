@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// Builds the single executable (Node's single executable applications): the app bundled into one
+// CommonJS script by esbuild, with the worker-thread scripts, request and response schemas, SQL
+// migrations and better-sqlite3's native addon embedded as assets (src/runtime/assets.sea.ts reads
+// them), injected into a copy of this machine's node binary.
+//
+//   node scripts/package.mjs [OUTPUT]     default dist/postmill-<platform>-<arch>
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const output = resolve(process.argv[2] ?? join(root, 'dist', `postmill-${process.platform}-${process.arch}`));
+const work = mkdtempSync(join(tmpdir(), 'postmill-package-'));
+const require = createRequire(import.meta.url);
+
+/**
+ * In the bundle, src/runtime/assets.ts is replaced by its embedded-assets twin; `debug`'s optional
+ * `supports-color` is left out (an executable may only require built-in modules: Node warns at
+ * every start for the attempt).
+ */
+const embeddedAssets = {
+  name: 'embedded-assets',
+  setup(b) {
+    b.onResolve({ filter: /runtime\/assets\.js$/ }, () => ({ path: join(root, 'src', 'runtime', 'assets.sea.ts') }));
+    b.onResolve({ filter: /^supports-color$/ }, () => ({ path: 'supports-color', namespace: 'left-out' }));
+    b.onLoad({ filter: /.*/, namespace: 'left-out' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+  },
+};
+
+const bundle = (entryPoints, outdir) =>
+  build({
+    entryPoints,
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    plugins: [embeddedAssets],
+    // TypeScript sources import './x.js'; esbuild finds the .ts beside it.
+    resolveExtensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+
+try {
+  await bundle({ main: join(root, 'src', 'main.ts') }, work);
+  await bundle(
+    {
+      mail: join(root, 'src', 'mail', 'threads', 'worker.ts'),
+      compose: join(root, 'src', 'threads', 'worker.ts'),
+      checkpoint: join(root, 'src', 'store', 'checkpoint-worker.ts'),
+    },
+    join(work, 'workers'),
+  );
+
+  const assets = {};
+  const folders = {};
+  for (const folder of ['schema', 'schema/responses', 'src/store/migrations']) {
+    folders[folder] = readdirSync(join(root, folder)).filter((f) => /\.(json|sql)$/.test(f));
+    for (const file of folders[folder]) assets[`${folder}/${file}`] = join(root, folder, file);
+  }
+  writeFileSync(join(work, 'folders.json'), JSON.stringify(folders));
+  assets['folders.json'] = join(work, 'folders.json');
+  assets['package.json'] = join(root, 'package.json');
+  assets['workers/mail.cjs'] = join(work, 'workers', 'mail.cjs');
+  assets['workers/compose.cjs'] = join(work, 'workers', 'compose.cjs');
+  assets['workers/checkpoint.cjs'] = join(work, 'workers', 'checkpoint.cjs');
+  assets['better_sqlite3.node'] = join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
+
+  const seaConfig = join(work, 'sea-config.json');
+  const blob = join(work, 'sea.blob');
+  writeFileSync(seaConfig, JSON.stringify({ main: join(work, 'main.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }));
+  execFileSync(process.execPath, ['--experimental-sea-config', seaConfig], { stdio: ['ignore', 'ignore', 'inherit'] });
+
+  mkdirSync(dirname(output), { recursive: true });
+  rmSync(output, { force: true });
+  copyFileSync(process.execPath, output);
+  chmodSync(output, 0o755);
+  const { inject } = require('postject');
+  await inject(output, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2' });
+  process.stdout.write(`${relative(process.cwd(), output) || output}\n`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

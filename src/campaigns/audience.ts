@@ -1,0 +1,50 @@
+// Who a campaign goes to, as one FilterCondition for the filter engine: counted when the send is
+// accepted, walked by contact id in batches by the fan-out.
+import type { Contact } from '../contacts/store.js';
+import type { Ctx } from '../context.js';
+import { badRequest } from '../errors.js';
+import { contactFilter, countFiltered, storedFilter, walkFiltered, type ContactFilter } from '../filters/engine.js';
+import type { FilterCondition } from '../filters/types.js';
+import { findSegment } from '../segments/store.js';
+import type { AudienceType } from './store.js';
+
+export interface Audience {
+  projectId: string;
+  audienceType: AudienceType;
+  segmentId: string | null;
+  audienceCondition: unknown;
+  /** TRANSACTIONAL campaigns reach unsubscribed contacts too. */
+  type: string;
+}
+
+const SUBSCRIBED = { field: 'subscribed', operator: 'equals', value: true } as const;
+const EVERYONE = { field: 'email', operator: 'exists' } as const;
+
+/** The audience's own condition: everyone, the segment's members, or the caller's filter tree. */
+function chosen(a: Audience): FilterCondition | null {
+  if (a.audienceType === 'SEGMENT') return { logic: 'AND', groups: [{ filters: [{ field: 'segment', operator: 'memberOfSegment', value: a.segmentId }] }] } as FilterCondition;
+  if (a.audienceType === 'FILTERED') return a.audienceCondition as FilterCondition;
+  return null;
+}
+
+/** The whole condition: the chosen audience, and only subscribed contacts unless the content is TRANSACTIONAL. */
+function conditionOf(a: Audience): FilterCondition {
+  const own = chosen(a);
+  const filters = a.type === 'TRANSACTIONAL' ? [EVERYONE] : [SUBSCRIBED];
+  return { logic: 'AND', groups: [{ filters, ...(own ? { conditions: own } : {}) }] } as FilterCondition;
+}
+
+/** Checks an audience given to the API: the segment exists in the project, the filter tree is one the engine accepts (422). */
+export function checkAudience(ctx: Ctx, a: Audience): void {
+  if (a.audienceType === 'SEGMENT' && !findSegment(ctx.db, a.projectId, a.segmentId!)) {
+    throw badRequest(`No segment ${a.segmentId} in this project`, 'Pass the id of one of your segments (GET /segments)');
+  }
+  if (a.audienceType === 'FILTERED') contactFilter(ctx, a.projectId, a.audienceCondition, 'audienceCondition');
+}
+
+const filterOf = (ctx: Ctx, a: Audience): ContactFilter => storedFilter(ctx, a.projectId, conditionOf(a));
+
+export const countAudience = (ctx: Ctx, a: Audience): number => countFiltered(ctx, filterOf(ctx, a));
+
+/** The next audience members after the contact id `after`, in id order. */
+export const audienceBatch = (ctx: Ctx, a: Audience, after: string | null, limit: number): Contact[] => walkFiltered(ctx, filterOf(ctx, a)).next(after, limit);

@@ -1,0 +1,86 @@
+import { Router } from '@koa/router';
+import type { Ctx } from '../context.js';
+import type { Guards } from '../http/guards.js';
+import { pageParams, pageResult, sortParams } from '../http/pagination.js';
+import { enumQuery, uuidParam } from '../http/params.js';
+import { projectOf, type ApiState } from '../http/state.js';
+import { describe } from '../openapi/describe.js';
+import { validate } from '../http/validate.js';
+import { presentCampaign } from './present.js';
+import {
+  campaignStats,
+  cancelCampaign,
+  createCampaign,
+  deleteCampaign,
+  duplicateCampaign,
+  getCampaign,
+  replaceCampaign,
+  sendCampaign,
+  testCampaign,
+  type CampaignInput,
+} from './service.js';
+import { CAMPAIGN_STATUSES, listCampaigns } from './store.js';
+
+export function campaignRoutes(app: Ctx, guards: Guards): Router<ApiState> {
+  const router = new Router<ApiState>();
+  const secret = guards.key('secret');
+  const id = (params: Record<string, string | undefined>) => uuidParam(params.id);
+
+  router.get('/campaigns', describe({ summary: 'List campaigns', query: ['page', 'pageSize', 'status', 'search', 'sort', 'dir'], answers: { 200: 'CampaignPage' } }), secret, (ctx) => {
+    const { page, pageSize, offset } = pageParams(ctx.query);
+    const { sort, dir } = sortParams(ctx.query, ['name', 'createdAt', 'updatedAt'] as const, 'createdAt');
+    const search = typeof ctx.query.search === 'string' && ctx.query.search !== '' ? ctx.query.search : null;
+    const found = listCampaigns(app.db, projectOf(ctx).id, { offset, pageSize, status: enumQuery(ctx.query.status, CAMPAIGN_STATUSES, 'campaign status'), search, sort, dir });
+    ctx.body = pageResult(found.data.map(presentCampaign), found.total, page, pageSize);
+  });
+
+  router.post('/campaigns', describe({ summary: 'Create a campaign (DRAFT)', body: 'campaign', answers: { 201: 'CampaignEnvelope' } }), secret, (ctx) => {
+    const input = validate<CampaignInput>('campaign', ctx.state.body);
+    ctx.status = 201;
+    ctx.body = { success: true, data: presentCampaign(createCampaign(app, projectOf(ctx).id, input)) };
+  });
+
+  router.get('/campaigns/:id', describe({ summary: 'Get a campaign', answers: { 200: 'Campaign' } }), secret, (ctx) => {
+    ctx.body = presentCampaign(getCampaign(app, projectOf(ctx).id, id(ctx.params)));
+  });
+
+  router.put('/campaigns/:id', describe({ summary: 'Replace a campaign (DRAFT or SCHEDULED)', body: 'campaign', answers: { 200: 'Campaign' } }), secret, (ctx) => {
+    const campaignId = id(ctx.params);
+    const input = validate<CampaignInput>('campaign', ctx.state.body);
+    ctx.body = presentCampaign(replaceCampaign(app, projectOf(ctx).id, campaignId, input));
+  });
+
+  router.delete('/campaigns/:id', describe({ summary: 'Delete a campaign', answers: { 204: null } }), secret, (ctx) => {
+    deleteCampaign(app, projectOf(ctx).id, id(ctx.params));
+    ctx.status = 204;
+  });
+
+  router.post('/campaigns/:id/duplicate', describe({ summary: 'Duplicate a campaign as a DRAFT', answers: { 201: 'Campaign' } }), secret, (ctx) => {
+    ctx.status = 201;
+    ctx.body = presentCampaign(duplicateCampaign(app, projectOf(ctx).id, id(ctx.params)));
+  });
+
+  router.post('/campaigns/:id/send', describe({ summary: 'Send now or schedule', body: 'campaign-send', answers: { 200: 'CampaignEnvelope' } }), secret, (ctx) => {
+    const campaignId = id(ctx.params);
+    const body = validate<{ scheduledFor?: unknown }>('campaign-send', ctx.state.body ?? {});
+    const { campaign, message } = sendCampaign(app, projectOf(ctx).id, campaignId, body.scheduledFor);
+    ctx.body = { success: true, data: presentCampaign(campaign), message };
+  });
+
+  router.post('/campaigns/:id/cancel', describe({ summary: 'Cancel a SCHEDULED or SENDING campaign', answers: { 200: 'Campaign' } }), secret, (ctx) => {
+    ctx.body = presentCampaign(cancelCampaign(app, projectOf(ctx).id, id(ctx.params)));
+  });
+
+  router.post('/campaigns/:id/test', describe({ summary: 'Send a test to one address', body: 'campaign-test', answers: { 200: 'CampaignTestResult' } }), secret, async (ctx) => {
+    const campaignId = id(ctx.params);
+    const { email } = validate<{ email: string }>('campaign-test', ctx.state.body);
+    const sent = await testCampaign(app, projectOf(ctx).id, campaignId, email);
+    ctx.body = { success: true, data: sent, message: `Test email sent to ${sent.to}` };
+  });
+
+  router.get('/campaigns/:id/stats', describe({ summary: 'Counters and rates', answers: { 200: 'CampaignStats' } }), secret, (ctx) => {
+    ctx.body = { success: true, data: campaignStats(getCampaign(app, projectOf(ctx).id, id(ctx.params))) };
+  });
+
+  return router;
+}

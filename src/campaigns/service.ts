@@ -1,0 +1,230 @@
+// The campaign rules: content and audience, the state machine (DRAFT -> SCHEDULED -> SENDING ->
+// SENT, CANCELLED from SCHEDULED or SENDING), test sends and stats.
+import { randomUUID } from 'node:crypto';
+import { iso } from '../clock.js';
+import { findContactByEmail } from '../contacts/store.js';
+import type { Ctx } from '../context.js';
+import { assertSender } from '../domains/sender.js';
+import { badRequest, conflict, foundOr404 } from '../errors.js';
+import { composeMessages, storeMessage } from '../messages/pipeline.js';
+import { refuseSuppressed } from '../suppressions/policy.js';
+import type { TemplateType } from '../templates/store.js';
+import { checkAudience, countAudience } from './audience.js';
+import { campaignContent } from './content.js';
+import { FANOUT_JOB, type FanoutPayload } from './fanout.js';
+import {
+  deleteCampaignRow,
+  failUnsentEmails,
+  findCampaignById,
+  insertCampaign,
+  markSending,
+  setCampaignStatus,
+  startRound,
+  updateCampaign,
+  type AudienceType,
+  type Campaign,
+  type CampaignStatus,
+} from './store.js';
+
+export interface CampaignInput {
+  name: string;
+  description?: string | null;
+  subject: string;
+  body: string;
+  from: string;
+  fromName?: string | null;
+  replyTo?: string | null;
+  type?: TemplateType;
+  audienceType: AudienceType;
+  segmentId?: string | null;
+  audienceCondition?: Record<string, unknown> | null;
+}
+
+const EDITABLE: readonly CampaignStatus[] = ['DRAFT', 'SCHEDULED'];
+const CANCELLABLE: readonly CampaignStatus[] = ['SCHEDULED', 'SENDING'];
+
+/** The audience fields as stored: only the one its type uses. The spec's 400 when that one is missing. */
+function audienceOf(input: CampaignInput): Pick<Campaign, 'audienceType' | 'segmentId' | 'audienceCondition'> {
+  if (input.audienceType === 'SEGMENT') {
+    if (!input.segmentId) throw badRequest('segmentId is required when audienceType is SEGMENT', 'Pass the id of one of your segments');
+    return { audienceType: 'SEGMENT', segmentId: input.segmentId, audienceCondition: null };
+  }
+  if (input.audienceType === 'FILTERED') {
+    if (!input.audienceCondition) throw badRequest('audienceCondition is required when audienceType is FILTERED', 'Pass a FilterCondition');
+    return { audienceType: 'FILTERED', segmentId: null, audienceCondition: input.audienceCondition };
+  }
+  return { audienceType: 'ALL', segmentId: null, audienceCondition: null };
+}
+
+/** A campaign with the content of `input`: the parts every write shares. */
+function withInput(ctx: Ctx, projectId: string, base: Omit<Campaign, keyof CampaignInput | 'audienceCondition'>, input: CampaignInput): Campaign {
+  assertSender(ctx, projectId, input.from);
+  const campaign: Campaign = {
+    ...base,
+    name: input.name,
+    description: input.description ?? null,
+    subject: input.subject,
+    body: input.body,
+    from: input.from,
+    fromName: input.fromName ?? null,
+    replyTo: input.replyTo ?? null,
+    type: input.type ?? 'MARKETING',
+    ...audienceOf(input),
+  };
+  checkAudience(ctx, campaign);
+  return campaign;
+}
+
+const blankCampaign = (projectId: string, now: number): Omit<Campaign, keyof CampaignInput | 'audienceCondition'> => ({
+  id: randomUUID(),
+  projectId,
+  status: 'DRAFT',
+  scheduledFor: null,
+  sentAt: null,
+  sendRound: 0,
+  walkedTo: null,
+  walked: false,
+  pending: 0,
+  totalRecipients: 0,
+  sentCount: 0,
+  deliveredCount: 0,
+  openedCount: 0,
+  clickedCount: 0,
+  bouncedCount: 0,
+  complainedCount: 0,
+  suppressedCount: 0,
+  createdAt: now,
+  updatedAt: now,
+});
+
+export function createCampaign(ctx: Ctx, projectId: string, input: CampaignInput): Campaign {
+  const campaign = withInput(ctx, projectId, blankCampaign(projectId, ctx.clock.now()), input);
+  insertCampaign(ctx.db, campaign);
+  return campaign;
+}
+
+export function getCampaign(ctx: Ctx, projectId: string, id: string): Campaign {
+  return foundOr404(findCampaignById(ctx.db, projectId, id), 'Campaign');
+}
+
+/** PUT: every field replaced, only before the send started. */
+export function replaceCampaign(ctx: Ctx, projectId: string, id: string, input: CampaignInput): Campaign {
+  return ctx.bus.tx(() => {
+    const existing = getCampaign(ctx, projectId, id);
+    if (!EDITABLE.includes(existing.status)) throw badRequest(`A ${existing.status} campaign cannot be changed`, 'Duplicate it and edit the copy');
+    const campaign = withInput(ctx, projectId, { ...existing, updatedAt: ctx.clock.now() }, input);
+    updateCampaign(ctx.db, campaign);
+    return campaign;
+  });
+}
+
+/** Refused while sending or while workflow executions started by its emails are active. */
+export function deleteCampaign(ctx: Ctx, projectId: string, id: string): void {
+  ctx.bus.tx(() => {
+    const campaign = getCampaign(ctx, projectId, id);
+    if (campaign.status === 'SENDING') throw conflict('The campaign is sending', { suggestion: 'Cancel it first' });
+    const { activeExecutions } = ctx.usage.campaigns.collect(ctx, projectId, id);
+    if (activeExecutions > 0) throw conflict(`${activeExecutions} workflow execution${activeExecutions === 1 ? '' : 's'} started by this campaign are active`, { activeExecutions });
+    deleteCampaignRow(ctx.db, projectId, id);
+  });
+}
+
+export function duplicateCampaign(ctx: Ctx, projectId: string, id: string): Campaign {
+  const source = getCampaign(ctx, projectId, id);
+  const copy: Campaign = {
+    ...blankCampaign(projectId, ctx.clock.now()),
+    name: `${source.name} (Copy)`.slice(0, 200),
+    description: source.description,
+    subject: source.subject,
+    body: source.body,
+    from: source.from,
+    fromName: source.fromName,
+    replyTo: source.replyTo,
+    type: source.type,
+    audienceType: source.audienceType,
+    segmentId: source.segmentId,
+    audienceCondition: source.audienceCondition,
+  };
+  insertCampaign(ctx.db, copy);
+  return copy;
+}
+
+/** `scheduledFor` as the spec takes it: omitted or null is now, anything a date parses from is that date. */
+function sendTime(raw: unknown, now: number): number {
+  if (raw === undefined || raw === null) return now;
+  const at = new Date(raw as string | number).getTime();
+  if (Number.isNaN(at)) throw badRequest(`scheduledFor ${JSON.stringify(raw)} is not a date`, 'Use an ISO 8601 date-time such as 2030-01-31T09:00:00Z');
+  return at;
+}
+
+/**
+ * From DRAFT or SCHEDULED: now (SENDING) or at `scheduledFor` (SCHEDULED; a past date sends now).
+ * Either way a new round starts and one durable fan-out job is queued for it.
+ */
+export function sendCampaign(ctx: Ctx, projectId: string, id: string, scheduledFor: unknown): { campaign: Campaign; message: string } {
+  return ctx.bus.tx(() => {
+    const campaign = getCampaign(ctx, projectId, id);
+    if (!EDITABLE.includes(campaign.status)) {
+      throw badRequest(`A ${campaign.status} campaign cannot be sent`, 'Only DRAFT and SCHEDULED campaigns can be sent; duplicate it to send again');
+    }
+    const now = ctx.clock.now();
+    const at = sendTime(scheduledFor, now);
+    assertSender(ctx, projectId, campaign.from);
+    const total = countAudience(ctx, campaign);
+    if (total === 0) throw badRequest('The audience of this campaign has no recipients', 'Check its audience: only subscribed contacts receive MARKETING and HEADLESS campaigns');
+    const later = at > now;
+    const round = startRound(ctx.db, campaign, { status: later ? 'SCHEDULED' : 'SENDING', scheduledFor: later ? at : null, total, now });
+    if (!later) markSending(ctx.db, campaign, now);
+    const payload: FanoutPayload = { campaignId: id, round };
+    ctx.jobs.enqueue(FANOUT_JOB, payload, { projectId, runAt: later ? at : now, uniqueKey: `${FANOUT_JOB}:${id}:${round}`, maxAttempts: 100 });
+    const message = later ? `Campaign scheduled for ${iso(at)}` : `Campaign is being sent to ${total} recipient${total === 1 ? '' : 's'}`;
+    return { campaign: getCampaign(ctx, projectId, id), message };
+  });
+}
+
+/** From SCHEDULED or SENDING: batches not yet queued are never queued, emails not yet attempted never are. */
+export function cancelCampaign(ctx: Ctx, projectId: string, id: string): Campaign {
+  return ctx.bus.tx(() => {
+    const campaign = getCampaign(ctx, projectId, id);
+    if (!CANCELLABLE.includes(campaign.status)) throw badRequest(`A ${campaign.status} campaign cannot be cancelled`, 'Only SCHEDULED and SENDING campaigns can be cancelled');
+    const now = ctx.clock.now();
+    setCampaignStatus(ctx.db, campaign, 'CANCELLED', now);
+    failUnsentEmails(ctx.db, campaign.id, now);
+    return getCampaign(ctx, projectId, id);
+  });
+}
+
+/**
+ * One test message to `email`: `[TEST]` subject, no tracking, not counted. Rendered for the contact
+ * of that address when there is one. A suppressed address gets no campaign mail, test or not.
+ */
+export async function testCampaign(ctx: Ctx, projectId: string, id: string, email: string): Promise<{ emailId: string; to: string }> {
+  const campaign = getCampaign(ctx, projectId, id);
+  const content = campaignContent(ctx, campaign, { test: true });
+  refuseSuppressed(ctx, projectId, email, { messageType: content.type, sourceType: 'CAMPAIGN' });
+  const known = findContactByEmail(ctx.db, projectId, email);
+  const contact = known ?? { id: randomUUID(), projectId, email, subscribed: true, data: {}, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() };
+  const emailId = randomUUID();
+  const [composed] = await composeMessages(ctx, content, [{ recipient: { contact, oneOff: {}, name: null }, emailId }], Infinity);
+  ctx.bus.tx(() => storeMessage(ctx, content, { contactId: known?.id ?? null, email }, emailId, composed!));
+  return { emailId, to: email };
+}
+
+const rate = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);
+
+/** Counters as the triggers keep them; rates in percent (opens and clicks of delivered mail, bounces and deliveries of sent mail). */
+export function campaignStats(campaign: Campaign) {
+  return {
+    totalRecipients: campaign.totalRecipients,
+    sentCount: campaign.sentCount,
+    deliveredCount: campaign.deliveredCount,
+    openedCount: campaign.openedCount,
+    clickedCount: campaign.clickedCount,
+    bouncedCount: campaign.bouncedCount,
+    complainedCount: campaign.complainedCount,
+    openRate: rate(campaign.openedCount, campaign.deliveredCount),
+    clickRate: rate(campaign.clickedCount, campaign.deliveredCount),
+    bounceRate: rate(campaign.bouncedCount, campaign.sentCount),
+    deliveryRate: rate(campaign.deliveredCount, campaign.sentCount),
+  };
+}

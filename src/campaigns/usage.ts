@@ -1,0 +1,38 @@
+// Where campaigns reference segments, data fields and event names (through their audiences).
+import type { Ctx } from '../context.js';
+import { storedFilter, type ContactFilter } from '../filters/engine.js';
+import { referencedSegments, type FilterCondition } from '../filters/types.js';
+import type { Usages } from '../usage/usages.js';
+import { campaignsIn, type Campaign, type CampaignStatus } from './store.js';
+
+/** Campaigns that still depend on their audience: a segment or field they use cannot go. */
+const ACTIVE: readonly CampaignStatus[] = ['DRAFT', 'SCHEDULED', 'SENDING'];
+
+const named = (list: Campaign[]) => list.map((c) => ({ id: c.id, name: c.name }));
+
+/** The audience filter of a FILTERED campaign; null for the others, and for one whose segments are gone (it cannot send anyway). */
+function filterOf(ctx: Ctx, c: Campaign): ContactFilter | null {
+  if (c.audienceType !== 'FILTERED') return null;
+  try {
+    return storedFilter(ctx, c.projectId, c.audienceCondition as FilterCondition);
+  } catch {
+    return null;
+  }
+}
+
+export function campaignUsage(usages: Usages): void {
+  // A segment is held by campaigns about to send to it (SCHEDULED or SENDING), as the spec's 409 says.
+  usages.segments.register((ctx, projectId, segmentId) => ({
+    campaigns: named(
+      campaignsIn(ctx.db, projectId, ['SCHEDULED', 'SENDING']).filter(
+        (c) => c.segmentId === segmentId || (c.audienceType === 'FILTERED' && referencedSegments(c.audienceCondition as FilterCondition).has(segmentId)),
+      ),
+    ),
+  }));
+  usages.fields.register((ctx, projectId, key) => ({
+    campaigns: named(campaignsIn(ctx.db, projectId, ACTIVE).filter((c) => filterOf(ctx, c)?.dependencies.dataKeys.has(key) ?? false)),
+  }));
+  usages.events.register((ctx, projectId, name) => ({
+    campaigns: named(campaignsIn(ctx.db, projectId, ACTIVE).filter((c) => filterOf(ctx, c)?.dependencies.eventNames.has(name) ?? false)),
+  }));
+}

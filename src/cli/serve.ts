@@ -1,0 +1,57 @@
+import { lockDataDir } from '../store/lock.js';
+import { print, type Command } from './command.js';
+
+export const SERVE: Command = {
+  words: ['serve'],
+  args: [],
+  summary: 'run the daemon until SIGTERM or SIGINT',
+  details:
+    'Prints the ready line once the listeners are bound. Holds an exclusive lock on the data directory: a second serve on it exits with a message, while the project, backup and doctor commands keep working beside it.',
+  run: async (input) => {
+    const { config } = input;
+    const lock = lockDataDir(config.dataDir, 'stop that daemon first, or give this one another dataDir');
+    // Imported here so the other commands stay quick to start.
+    const { startDaemon } = await import('../daemon.js');
+    const daemon = await startDaemon(config).catch((err: unknown) => {
+      lock.release();
+      throw err;
+    });
+    let stopping = false;
+    const shutdown = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      daemon.ctx.log.info('shutting down', { signal });
+      setTimeout(() => {
+        daemon.ctx.log.error('shutdown took too long, exiting');
+        process.exit(1);
+      }, 9_500).unref();
+      daemon.stop().then(
+        () => {
+          lock.release();
+          process.exit(0);
+        },
+        (err: unknown) => {
+          daemon.ctx.log.error('shutdown failed', { error: String(err) });
+          process.exit(1);
+        },
+      );
+    };
+    // Before the ready line: whoever reads it may signal at once.
+    process.on('SIGTERM', () => shutdown('SIGTERM'));
+    process.on('SIGINT', () => shutdown('SIGINT'));
+    const created = daemon.createdProject;
+    if (created) {
+      print(
+        input,
+        { project: created },
+        `Created project "${created.name}" (${created.id}). Its keys are shown only this once:\n  public key: ${created.publicKey}\n  secret key: ${created.secretKey}`,
+      );
+    }
+    const submission = daemon.submission ? { submission: daemon.submission } : {};
+    print(
+      input,
+      { ready: true, http: daemon.http, smtp: daemon.smtp, ...submission },
+      `postmill ready http=${daemon.http} smtp=${daemon.smtp}${daemon.submission ? ` submission=${daemon.submission}` : ''}`,
+    );
+  },
+};

@@ -1,0 +1,35 @@
+import { Router } from '@koa/router';
+import type { Ctx } from '../../context.js';
+import type { Guards } from '../../http/guards.js';
+import { projectOf, type ApiState } from '../../http/state.js';
+import { validate } from '../../http/validate.js';
+import type { JobRunner } from '../../jobs/runner.js';
+import { presentContactJob } from '../jobs/present.js';
+import { getContactJob } from '../jobs/service.js';
+import { BULK_JOB, BULK_JOB_TYPES, bulkJob, startBulk, type BulkOperation } from './service.js';
+
+const OPERATIONS: BulkOperation[] = ['subscribe', 'unsubscribe', 'delete'];
+
+export function bulkRoutes(app: Ctx, guards: Guards): Router<ApiState> {
+  const router = new Router<ApiState>();
+  const secret = guards.key('secret');
+
+  for (const operation of OPERATIONS) {
+    router.post(`/contacts/bulk-${operation}`, secret, (ctx) => {
+      const { contactIds } = validate<{ contactIds: string[] }>('contacts-bulk', ctx.state.body);
+      const job = startBulk(app, projectOf(ctx).id, operation, contactIds);
+      ctx.status = 202;
+      ctx.body = { jobId: job.id, message: `Bulk ${operation} of ${job.input.contactIds.length} contacts queued; poll GET /contacts/bulk/${job.id}` };
+    });
+  }
+
+  router.get('/contacts/bulk/:jobId', secret, (ctx) => {
+    ctx.body = presentContactJob(getContactJob(app, projectOf(ctx).id, ctx.params.jobId!, Object.values(BULK_JOB_TYPES)));
+  });
+
+  return router;
+}
+
+export function bulkJobs(runner: JobRunner, app: Ctx): void {
+  runner.register(BULK_JOB, bulkJob(app));
+}

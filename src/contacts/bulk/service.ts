@@ -1,0 +1,70 @@
+import type { Ctx } from '../../context.js';
+import { deleteContact, getContact, setSubscribed } from '../service.js';
+import { contactJobHandler, createContactJob, itemFailure, MAX_REPORTED_ERRORS, yieldToEventLoop, type ContactJobRun } from '../jobs/service.js';
+import type { ContactJob, ContactJobType } from '../jobs/store.js';
+
+export const BULK_JOB = 'contacts.bulk';
+const BATCH_IDS = 100;
+
+export type BulkOperation = 'subscribe' | 'unsubscribe' | 'delete';
+
+export const BULK_JOB_TYPES: Record<BulkOperation, ContactJobType> = {
+  subscribe: 'bulk-subscribe',
+  unsubscribe: 'bulk-unsubscribe',
+  delete: 'bulk-delete',
+};
+
+export interface BulkInput {
+  operation: BulkOperation;
+  contactIds: string[];
+}
+
+export interface BulkResult {
+  operation: BulkOperation;
+  requested: number;
+  changed: number;
+  unchanged: number;
+  failed: number;
+  errors: { contactId: string; message: string }[];
+}
+
+/** Queues the operation over the distinct ids as a durable job. */
+export function startBulk(ctx: Ctx, projectId: string, operation: BulkOperation, contactIds: string[]): ContactJob<BulkInput, BulkResult> {
+  const ids = [...new Set(contactIds.map((id) => id.toLowerCase()))];
+  const result: BulkResult = { operation, requested: ids.length, changed: 0, unchanged: 0, failed: 0, errors: [] };
+  return createContactJob(ctx, projectId, BULK_JOB_TYPES[operation], BULK_JOB, { operation, contactIds: ids }, result);
+}
+
+/** Applies the operation to one contact through the contact rules; answers whether anything changed. */
+function applyTo(ctx: Ctx, projectId: string, operation: BulkOperation, id: string): boolean {
+  if (operation === 'delete') {
+    deleteContact(ctx, projectId, id);
+    return true;
+  }
+  const contact = getContact(ctx, projectId, id);
+  return setSubscribed(ctx, contact, operation === 'subscribe') !== contact;
+}
+
+/** Batches of ids, each in one transaction with the job's position; unknown ids (and other projects') are failures. */
+async function runBulk(ctx: Ctx, run: ContactJobRun<BulkInput, BulkResult>): Promise<void> {
+  const { projectId, input } = run.job;
+  while (run.position < input.contactIds.length) {
+    const end = Math.min(run.position + BATCH_IDS, input.contactIds.length);
+    const ids = input.contactIds.slice(run.position, end);
+    run.commit(end, Math.floor((end / input.contactIds.length) * 100), (result) => {
+      for (const id of ids) {
+        try {
+          // each id in its own savepoint: a failure leaves the others of the batch alone
+          if (ctx.bus.tx(() => applyTo(ctx, projectId, input.operation, id))) result.changed++;
+          else result.unchanged++;
+        } catch (err) {
+          result.failed++;
+          if (result.errors.length < MAX_REPORTED_ERRORS) result.errors.push({ contactId: id, message: itemFailure(err) });
+        }
+      }
+    });
+    await yieldToEventLoop();
+  }
+}
+
+export const bulkJob = (ctx: Ctx) => contactJobHandler<BulkInput, BulkResult>(ctx, 2, (run) => runBulk(ctx, run));

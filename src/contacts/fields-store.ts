@@ -1,0 +1,45 @@
+// SQL of the custom data fields. A key is matched as it is (json_each, json_patch), never spelled
+// into a JSON path: any key a contact can hold (quotes, backslashes, NUL, dots) is found and removed.
+import { sql, type Db } from '../store/db.js';
+
+const ISO_DATE = "'[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*'";
+
+/** Per top-level data key and JSON type: how many contacts have it, and how many of the texts look like dates. */
+export interface KeyTypeCount {
+  key: string;
+  type: string;
+  n: number;
+  dates: number;
+}
+
+export function countKeyTypes(db: Db, projectId: string): KeyTypeCount[] {
+  return sql(
+    db,
+    `SELECT j.key AS key, j.type AS type, COUNT(*) AS n, SUM(j.type = 'text' AND j.atom GLOB ${ISO_DATE}) AS dates
+     FROM contacts c, json_each(c.data) j WHERE c.project_id = ? AND j.type != 'null' GROUP BY j.key, j.type`,
+  ).all(projectId) as KeyTypeCount[];
+}
+
+/** A value of one key with its JSON type (`value` is JSON text for objects and arrays, 1/0 for booleans). */
+export interface KeyValueCount {
+  value: unknown;
+  type: string;
+  count: number;
+}
+
+export function countKeyValues(db: Db, projectId: string, key: string, limit: number): KeyValueCount[] {
+  return sql(
+    db,
+    `SELECT j.value AS value, j.type AS type, COUNT(*) AS count FROM contacts c, json_each(c.data) j
+     WHERE c.project_id = ? AND j.key = ? AND j.type != 'null' GROUP BY j.value, j.type ORDER BY count DESC, j.value LIMIT ?`,
+  ).all(projectId, key, limit) as KeyValueCount[];
+}
+
+/** Removes the key from every contact of the project that has it (a merge patch of `{key: null}`); answers how many. */
+export function removeKey(db: Db, projectId: string, key: string, now: number): number {
+  return sql(
+    db,
+    `UPDATE contacts SET data = json_patch(data, json_object(?, json('null'))), updated_at = ?
+     WHERE project_id = ? AND EXISTS (SELECT 1 FROM json_each(contacts.data) j WHERE j.key = ?)`,
+  ).run(key, now, projectId, key).changes;
+}

@@ -1,0 +1,29 @@
+import { Router } from '@koa/router';
+import type { Ctx } from '../../context.js';
+import type { Guards } from '../../http/guards.js';
+import { projectOf, type ApiState } from '../../http/state.js';
+import { presentContactJob } from '../jobs/present.js';
+import { getContactJob } from '../jobs/service.js';
+import { IMPORT_JOB, importJob, startImport } from './service.js';
+import { csvUpload, uploadedFile } from './upload.js';
+import type { JobRunner } from '../../jobs/runner.js';
+
+export function importRoutes(app: Ctx, guards: Guards): Router<ApiState> {
+  const router = new Router<ApiState>();
+
+  router.post('/contacts/import', guards.key('secret', { json: false }), csvUpload(app.config.dataDir), async (ctx) => {
+    const job = await startImport(app, projectOf(ctx).id, uploadedFile(ctx));
+    ctx.status = 202;
+    ctx.body = { jobId: job.id, message: `Import queued; poll GET /contacts/import/${job.id} for its progress` };
+  });
+
+  router.get('/contacts/import/:jobId', guards.key('secret'), (ctx) => {
+    ctx.body = presentContactJob(getContactJob(app, projectOf(ctx).id, ctx.params.jobId!, ['import']));
+  });
+
+  return router;
+}
+
+export function importJobs(runner: JobRunner, app: Ctx): void {
+  runner.register(IMPORT_JOB, importJob(app));
+}

@@ -1,0 +1,14 @@
+import { iso } from '../../clock.js';
+import type { ContactJob } from './store.js';
+
+/** The poll answer of import and bulk jobs; `result` holds running totals until the job ends. */
+export const presentContactJob = (job: ContactJob) => ({
+  id: job.id,
+  type: job.type,
+  state: job.state,
+  progress: job.progress,
+  result: job.result,
+  error: job.error,
+  createdAt: iso(job.createdAt),
+  finishedAt: job.finishedAt === null ? null : iso(job.finishedAt),
+});

@@ -1,0 +1,20 @@
+/** One finding of `postmill doctor`: what was checked, what was found and, when it failed, how to fix it. */
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+  fix: string | null;
+}
+
+export const passed = (name: string, detail: string): Check => ({ name, ok: true, detail, fix: null });
+export const failed = (name: string, detail: string, fix: string): Check => ({ name, ok: false, detail, fix });
+
+/** `host`, `host:port`, `[v6]:port` or a bare IPv6 address. */
+export function hostAndPort(text: string, defaultPort: number): { host: string; port: number } {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
+  if (bracketed) return { host: bracketed[1]!, port: Number(bracketed[2] ?? defaultPort) };
+  const parts = text.split(':');
+  return parts.length === 2 ? { host: parts[0]!, port: Number(parts[1]) } : { host: text, port: defaultPort };
+}
+
+export const reasonOf = (err: unknown) => (err as NodeJS.ErrnoException).code ?? (err as Error).message ?? String(err);

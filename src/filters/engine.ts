@@ -1,0 +1,78 @@
+// The filter engine as its users call it: segments, campaign audiences (count, then walk the
+// audience in keyset batches by contact id) and workflow CONDITION steps (one contact, in memory).
+import type { Contact } from '../contacts/store.js';
+import type { Ctx } from '../context.js';
+import { findSegment } from '../segments/store.js';
+import { evaluate } from './evaluate.js';
+import { planCondition, planFilter, planStored, type SegmentLookup } from './plan.js';
+import { dependenciesOf, type Dependencies, type Predicate } from './predicate.js';
+import { countMatching, loadContactFacts, pageMatching, walkMatching, whereOf, type MatchingWalk, type Shape } from './sqlite.js';
+import type { FilterCondition } from './types.js';
+
+/** A checked, planned condition of one project: what every function below takes. */
+export interface ContactFilter {
+  readonly projectId: string;
+  readonly predicate: Predicate;
+  readonly dependencies: Dependencies;
+}
+
+/** Segments of the project, as memberOfSegment filters resolve them. */
+export const segmentLookup =
+  (ctx: Ctx, projectId: string): SegmentLookup =>
+  (id) =>
+    findSegment(ctx.db, projectId, id);
+
+const filterOf = (projectId: string, predicate: Predicate): ContactFilter => ({ projectId, predicate, dependencies: dependenciesOf(predicate) });
+
+/**
+ * A FilterCondition from a request: 422 (field errors under `path`, such as `audienceCondition`)
+ * unless it is valid, within bounds, and references existing segments without a cycle.
+ * `segmentId` names the segment the condition is for, so that reaching it again is a cycle.
+ */
+export function contactFilter(ctx: Ctx, projectId: string, raw: unknown, path: string, segmentId?: string): ContactFilter {
+  return filterOf(projectId, planCondition(raw, { segments: segmentLookup(ctx, projectId), path, ...(segmentId ? { segmentId } : {}) }));
+}
+
+/** One filter `{field, operator, value, unit}` from a request (a workflow CONDITION step's config), same rules. */
+export function singleFilter(ctx: Ctx, projectId: string, raw: unknown, path: string): ContactFilter {
+  return filterOf(projectId, planFilter(raw, { segments: segmentLookup(ctx, projectId), path }));
+}
+
+/** A condition stored after it was checked (a segment's, a campaign's audience). */
+export function storedFilter(ctx: Ctx, projectId: string, condition: FilterCondition): ContactFilter {
+  return filterOf(projectId, planStored(condition, { segments: segmentLookup(ctx, projectId), path: 'condition' }));
+}
+
+/** Matching contacts of the project, counted now. */
+export function countFiltered(ctx: Ctx, filter: ContactFilter): number {
+  return countMatching(ctx.db, filter.predicate, { projectId: filter.projectId, now: ctx.clock.now() });
+}
+
+/** A page of matching contacts, newest first. */
+export function pageFiltered(ctx: Ctx, filter: ContactFilter, page: { offset: number; limit: number }): Contact[] {
+  return pageMatching(ctx.db, filter.predicate, { projectId: filter.projectId, now: ctx.clock.now() }, page);
+}
+
+/**
+ * Matching contacts in contact-id order, one batch per `next(afterId, limit)` (null starts). The
+ * times of the condition are fixed when the walk starts: one audience for the whole walk.
+ */
+export function walkFiltered(ctx: Ctx, filter: ContactFilter): MatchingWalk {
+  return walkMatching(ctx.db, filter.predicate, { projectId: filter.projectId, now: ctx.clock.now() });
+}
+
+/**
+ * The condition as a WHERE fragment over `contacts c` with its bound values, for a query of the
+ * caller's own (the caller adds `c.project_id = ?`). `seek` suits queries that stop early or read
+ * few contacts, `scan` queries that read them all.
+ */
+export function filterWhere(ctx: Ctx, filter: ContactFilter, shape: Shape): { text: string; params: unknown[] } {
+  return whereOf(filter.predicate, { projectId: filter.projectId, now: ctx.clock.now(), shape });
+}
+
+/** Whether one contact of the filter's project matches now (reads its events and static memberships as the filter needs). */
+export function matchesContact(ctx: Ctx, filter: ContactFilter, contact: Contact): boolean {
+  if (contact.projectId !== filter.projectId) return false;
+  const facts = loadContactFacts(ctx.db, filter.projectId, contact, filter.dependencies.eventNames);
+  return evaluate(filter.predicate, facts, ctx.clock.now());
+}

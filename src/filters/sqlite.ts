@@ -1,0 +1,201 @@
+// The SQL engine: a Predicate as one parameterised WHERE over `contacts c`, and the queries that
+// run it. Everything SQLite-specific of filters is in this file (JSON functions, unixepoch, GLOB);
+// another store backend replaces this file. Input never becomes SQL text: values are bound, and
+// the text is made of fixed pieces chosen by the predicate's shape.
+import { CONTACT_COLUMNS, toContact, type Contact, type ContactRow } from '../contacts/store.js';
+import { sql, type Db } from '../store/db.js';
+import type { ContactFacts, EventSpan } from './evaluate.js';
+import { boundAt, type Bound, type Comparison, type DataTest, type Expected, type Predicate } from './predicate.js';
+
+/** SQL text with its bound values. */
+interface Sql {
+  text: string;
+  params: unknown[];
+}
+
+const raw = (text: string): Sql => ({ text, params: [] });
+
+/** A template whose interpolations are bound values, or SQL pieces made here. */
+function q(strings: TemplateStringsArray, ...parts: (Sql | string | number)[]): Sql {
+  let text = strings[0]!;
+  const params: unknown[] = [];
+  parts.forEach((part, i) => {
+    if (typeof part === 'object') {
+      text += part.text;
+      params.push(...part.params);
+    } else {
+      text += '?';
+      params.push(part);
+    }
+    text += strings[i + 1]!;
+  });
+  return { text, params };
+}
+
+const join = (parts: Sql[], separator: string): Sql => ({ text: parts.map((p) => p.text).join(separator), params: parts.flatMap((p) => p.params) });
+
+/**
+ * How event and membership tests are asked. `scan` visits every contact (counts): each test
+ * becomes a set, computed once per query from the events index by name. `seek` stops early or
+ * visits few contacts (pages, batches): each test is a lookup per contact in the events index by contact.
+ */
+export type Shape = 'scan' | 'seek';
+
+export interface CompileOptions {
+  projectId: string;
+  now: number;
+  shape: Shape;
+}
+
+/** A JSON value as SQL sees it: its json_type and its value. */
+interface Operand {
+  type: Sql;
+  value: Sql;
+}
+
+const COMPARE: Record<Comparison, Sql> = { '>': raw('>'), '<': raw('<'), '>=': raw('>='), '<=': raw('<='), '=': raw('=') };
+
+const jsonPath = (path: string[]) => '$' + path.map((key) => `."${key}"`).join('');
+
+const dataOperand = (path: string[]): Operand => ({ type: q`json_type(c.data, ${jsonPath(path)})`, value: q`json_extract(c.data, ${jsonPath(path)})` });
+const ELEMENT: Operand = { type: raw('j.type'), value: raw('j.value') };
+
+/** A number, or a text that is a JSON number (values.ts numericString), else NULL. */
+const numeric = (o: Operand): Sql =>
+  q`(CASE ${o.type} WHEN 'integer' THEN ${o.value} WHEN 'real' THEN ${o.value} WHEN 'text' THEN (CASE WHEN json_valid(${o.value}) AND json_type(${o.value}) IN ('integer', 'real') THEN json_extract(${o.value}, '$') END) END)`;
+
+/** The ms of a text that is a date (values.ts dateValue: the same prefix, then SQLite's grammar), else NULL. */
+const date = (o: Operand): Sql =>
+  q`(CASE WHEN ${o.type} = 'text' AND ${o.value} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' THEN CAST(round(unixepoch(${o.value}, 'subsec') * 1000) AS INTEGER) END)`;
+
+function equals(o: Operand, expected: Expected): Sql {
+  switch (expected.type) {
+    case 'number':
+      return q`${numeric(o)} = ${expected.number}`;
+    case 'string': {
+      const text = q`(${o.type} = 'text' AND lower(${o.value}) = ${expected.folded})`;
+      return expected.number === null ? text : q`(${text} OR (${o.type} IN ('integer', 'real') AND ${o.value} = ${expected.number}))`;
+    }
+    case 'boolean':
+      return q`${o.type} = ${raw(expected.value ? "'true'" : "'false'")}`;
+    case 'json':
+      return q`(${o.type} IN ('array', 'object') AND ${o.value} = ${expected.text})`;
+  }
+}
+
+function dataTest(path: string[], test: DataTest, now: number): Sql {
+  const o = dataOperand(path);
+  switch (test.op) {
+    case 'exists':
+      return q`IFNULL(${o.type}, 'null') <> 'null'`;
+    case 'equals':
+      return equals(o, test.expected);
+    case 'contains':
+      return q`((${o.type} = 'text' AND instr(lower(${o.value}), ${test.folded}) > 0) OR (${o.type} = 'array' AND EXISTS (SELECT 1 FROM json_each(c.data, ${jsonPath(path)}) j WHERE ${equals(ELEMENT, test.element)})))`;
+    case 'compare':
+      return q`${test.mode === 'number' ? numeric(o) : date(o)} ${COMPARE[test.comparison]} ${boundAt(test.bound, now)}`;
+  }
+}
+
+function eventWindow(since: Bound | undefined, before: Bound | undefined, now: number): Sql {
+  const parts: Sql[] = [];
+  if (since) parts.push(q` AND e.created_at >= ${boundAt(since, now)}`);
+  if (before) parts.push(q` AND e.created_at < ${boundAt(before, now)}`);
+  return join(parts, '');
+}
+
+/** The predicate as a WHERE fragment over `contacts c` (the caller adds the project scope on c). */
+export function whereOf(p: Predicate, opts: CompileOptions): Sql {
+  const { now, projectId, shape } = opts;
+  switch (p.kind) {
+    case 'all':
+      return raw('1');
+    case 'none':
+      return raw('0');
+    case 'and':
+      return q`(${join(p.of.map((q) => whereOf(q, opts)), ' AND ')})`;
+    case 'or':
+      return q`(${join(p.of.map((q) => whereOf(q, opts)), ' OR ')})`;
+    case 'not':
+      // A missing JSON value makes a test NULL, and NOT NULL is NULL: count it as false first.
+      return q`NOT COALESCE(${whereOf(p.of, opts)}, 0)`;
+    case 'email':
+      return p.op === 'equals' ? q`c.email_lc = ${p.text}` : q`instr(c.email_lc, ${p.text}) > 0`;
+    case 'subscribed':
+      return raw(p.value ? 'c.subscribed = 1' : 'c.subscribed = 0');
+    case 'time':
+      return q`${raw(p.column === 'createdAt' ? 'c.created_at' : 'c.updated_at')} ${COMPARE[p.comparison]} ${boundAt(p.bound, now)}`;
+    case 'data':
+      return dataTest(p.path, p.test, now);
+    case 'event': {
+      const window = eventWindow(p.since, p.before, now);
+      // An event's contact is in the event's project, so the lookup by contact needs no project term.
+      return shape === 'seek'
+        ? q`EXISTS (SELECT 1 FROM events e WHERE e.contact_id = c.id AND e.name = ${p.name}${window})`
+        : q`c.id IN (SELECT e.contact_id FROM events e WHERE e.project_id = ${projectId} AND e.name = ${p.name}${window})`;
+    }
+    case 'member':
+      return shape === 'seek'
+        ? q`EXISTS (SELECT 1 FROM segment_members m WHERE m.segment_id = ${p.segmentId} AND m.contact_id = c.id AND m.project_id = ${projectId})`
+        : q`c.id IN (SELECT m.contact_id FROM segment_members m WHERE m.segment_id = ${p.segmentId} AND m.project_id = ${projectId})`;
+  }
+}
+
+// Each condition makes its own SQL text: statements are prepared per call (not through the
+// connection's statement cache, which would grow with every condition ever asked).
+
+/** How many contacts of the project match. */
+export function countMatching(db: Db, p: Predicate, opts: Omit<CompileOptions, 'shape'>): number {
+  const query = q`SELECT COUNT(*) AS n FROM contacts c WHERE c.project_id = ${opts.projectId} AND ${whereOf(p, { ...opts, shape: 'scan' })}`;
+  return (db.prepare(query.text).get(...query.params) as { n: number }).n;
+}
+
+/** One page of matching contacts, newest first. */
+export function pageMatching(db: Db, p: Predicate, opts: Omit<CompileOptions, 'shape'>, page: { offset: number; limit: number }): Contact[] {
+  const query = q`SELECT ${raw(CONTACT_COLUMNS)} FROM contacts c WHERE c.project_id = ${opts.projectId} AND ${whereOf(p, { ...opts, shape: 'seek' })}
+    ORDER BY c.created_at DESC, c.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`;
+  return (db.prepare(query.text).all(...query.params) as ContactRow[]).map(toContact);
+}
+
+/** Walks matching contacts in id order, a batch per call: the next batch after `afterId` (null: from the start). */
+export interface MatchingWalk {
+  next(afterId: string | null, limit: number): Contact[];
+}
+
+export function walkMatching(db: Db, p: Predicate, opts: Omit<CompileOptions, 'shape'>): MatchingWalk {
+  const where = whereOf(p, { ...opts, shape: 'seek' });
+  const statement = db.prepare(`SELECT ${CONTACT_COLUMNS} FROM contacts c WHERE c.project_id = ? AND c.id > ? AND ${where.text} ORDER BY c.id LIMIT ?`);
+  return {
+    next: (afterId, limit) => (statement.all(opts.projectId, afterId ?? '', ...where.params, limit) as ContactRow[]).map(toContact),
+  };
+}
+
+/** Of the project's contacts with ids in (afterId, upToId], those that match: what compute diffs one batch against. */
+export interface RangeMatcher {
+  idsIn(afterId: string, upToId: string): string[];
+}
+
+export function rangeMatcher(db: Db, p: Predicate, opts: Omit<CompileOptions, 'shape'>): RangeMatcher {
+  const where = whereOf(p, { ...opts, shape: 'seek' });
+  const statement = db.prepare(`SELECT c.id FROM contacts c WHERE c.project_id = ? AND c.id > ? AND c.id <= ? AND ${where.text}`).pluck();
+  return { idsIn: (afterId, upToId) => statement.all(opts.projectId, afterId, upToId, ...where.params) as string[] };
+}
+
+/** Everything a predicate may ask of one contact: its event spans for `eventNames` and its static segment rows. */
+export function loadContactFacts(db: Db, projectId: string, contact: Contact, eventNames: Iterable<string>): ContactFacts {
+  const names = [...eventNames];
+  const spans = new Map<string, EventSpan>();
+  if (names.length > 0) {
+    // The contact was read within the project, and its events are in the project: the contact id scopes them.
+    const rows = sql(
+      db,
+      `SELECT name, MIN(created_at) AS first, MAX(created_at) AS last FROM events
+       WHERE contact_id = ? AND name IN (SELECT value FROM json_each(?)) GROUP BY name`,
+    ).all(contact.id, JSON.stringify(names)) as { name: string; first: number; last: number }[];
+    for (const row of rows) spans.set(row.name, { first: row.first, last: row.last });
+  }
+  const members = new Set(
+    sql(db, 'SELECT segment_id FROM segment_members WHERE contact_id = ? AND project_id = ?').pluck().all(contact.id, projectId) as string[],
+  );
+  return { contact, eventSpan: (name) => spans.get(name) ?? null, isMember: (id) => members.has(id) };
+}

@@ -1,0 +1,42 @@
+import { Router } from '@koa/router';
+import type { Ctx } from '../context.js';
+import { ApiError } from '../errors.js';
+import { describe } from '../openapi/describe.js';
+import { openApiDocument } from '../openapi/document.js';
+import { isAdminRequest } from './admin.js';
+import { invalidKey } from './auth.js';
+import type { ApiState } from './state.js';
+
+/** /health, /openapi.json (of `routers`, read when first asked: the list is complete by then) and /metrics. */
+export function systemRoutes(app: Ctx, routers: () => Router<ApiState>[]): Router<ApiState> {
+  const router = new Router<ApiState>();
+  let document: string | null = null;
+
+  router.get('/health', describe({ summary: 'Liveness: answers while the daemon serves', answers: { 200: 'Health' } }), (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+
+  router.get('/openapi.json', describe({ summary: 'This OpenAPI 3.1 document', answers: { 200: { type: 'application/json' } } }), (ctx) => {
+    document ??= JSON.stringify(openApiDocument(routers(), app.config.publicUrl));
+    ctx.type = 'application/json';
+    ctx.body = document;
+  });
+
+  router.get(
+    '/metrics',
+    describe({
+      summary: 'Prometheus metrics: requests, job queue, deliveries, inbound mail, reactor lag, store size',
+      description: 'Needs the adminToken; off (404) while none is configured.',
+      auth: 'admin',
+      answers: { 200: { type: 'text/plain' } },
+    }),
+    async (ctx) => {
+      if (!app.config.adminToken) throw new ApiError(404, 'NOT_FOUND', 'GET /metrics is off: set adminToken to turn it on');
+      if (!isAdminRequest(app.config.adminToken, ctx.get('Authorization'))) throw invalidKey('GET /metrics needs the admin token');
+      ctx.type = app.metrics.registry.contentType;
+      ctx.body = await app.metrics.scrape();
+    },
+  );
+
+  return router;
+}

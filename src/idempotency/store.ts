@@ -1,0 +1,40 @@
+import { sql, type Db } from '../store/db.js';
+
+/** Claims are kept this long (per project and key). */
+export const KEEP_MS = 24 * 60 * 60_000;
+
+export interface Claim {
+  request: string;
+  statusCode: number | null;
+  createdAt: number;
+}
+
+/**
+ * Claims `key` for `request` unless a live claim holds it: answers that claim, or null when this
+ * call took the key. Expired claims of the key are dropped first.
+ */
+export function claimKey(db: Db, projectId: string, key: string, request: string, now: number): Claim | null {
+  return db.transaction(() => {
+    sql(db, 'DELETE FROM idempotency_keys WHERE project_id = ? AND key = ? AND created_at <= ?').run(projectId, key, now - KEEP_MS);
+    const row = sql(db, 'SELECT request, status_code, created_at FROM idempotency_keys WHERE project_id = ? AND key = ?').get(projectId, key) as
+      { request: string; status_code: number | null; created_at: number } | undefined;
+    if (row) return { request: row.request, statusCode: row.status_code, createdAt: row.created_at };
+    sql(db, 'INSERT INTO idempotency_keys (project_id, key, request, created_at) VALUES (?, ?, ?, ?)').run(projectId, key, request, now);
+    return null;
+  })();
+}
+
+/** Lets a corrected request use the key again. */
+export function releaseKey(db: Db, projectId: string, key: string): void {
+  sql(db, 'DELETE FROM idempotency_keys WHERE project_id = ? AND key = ?').run(projectId, key);
+}
+
+/** Records how the claimed request ended; the claim stays until it expires. */
+export function settleKey(db: Db, projectId: string, key: string, statusCode: number): void {
+  sql(db, 'UPDATE idempotency_keys SET status_code = ? WHERE project_id = ? AND key = ?').run(statusCode, projectId, key);
+}
+
+/** Drops every expired claim. */
+export function sweepKeys(db: Db, now: number): number {
+  return sql(db, 'DELETE FROM idempotency_keys WHERE created_at <= ?').run(now - KEEP_MS).changes;
+}

@@ -1,0 +1,77 @@
+import { statSync } from 'node:fs';
+import { collectDefaultMetrics, Gauge } from 'prom-client';
+import type { Ctx } from '../context.js';
+import { storeFile } from '../store/db.js';
+import { jobGroups, type JobGroup } from './store.js';
+
+/** Job kinds of the event reactors (segment tracking, workflow triggers): their queue age is the reactor lag. */
+const REACTOR_PREFIX = 'reactor.';
+
+const sizeOf = (file: string) => {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+};
+
+/** Gauges read when Prometheus scrapes: the job queue, reactor lag, store and WAL size, and the process's own. */
+export function observeDaemon(ctx: Ctx): void {
+  const registers = [ctx.metrics.registry];
+  collectDefaultMetrics({ register: ctx.metrics.registry });
+  const ageSeconds = (dueAt: number | null, now: number) => (dueAt === null ? 0 : Math.max(0, (now - dueAt) / 1000));
+  // One read of the jobs table per scrape serves the three job gauges.
+  let jobs = { at: 0, rows: [] as JobGroup[] };
+  ctx.metrics.beforeScrape(() => {
+    const now = ctx.clock.now();
+    jobs = { at: now, rows: jobGroups(ctx.db, now) };
+  });
+  new Gauge({
+    name: 'postmill_jobs',
+    help: 'Jobs by kind, lane and status (queued, running, failed)',
+    labelNames: ['kind', 'lane', 'status'],
+    registers,
+    collect() {
+      this.reset();
+      for (const g of jobs.rows) this.set({ kind: g.kind, lane: g.lane, status: g.status }, g.count);
+    },
+  });
+  new Gauge({
+    name: 'postmill_jobs_oldest_due_age_seconds',
+    help: 'How long the oldest due queued job of each kind and lane has waited',
+    labelNames: ['kind', 'lane'],
+    registers,
+    collect() {
+      this.reset();
+      const { at, rows } = jobs;
+      for (const g of rows) if (g.status === 'queued') this.set({ kind: g.kind, lane: g.lane }, ageSeconds(g.oldestDueAt, at));
+    },
+  });
+  new Gauge({
+    name: 'postmill_reactor_lag_seconds',
+    help: `How long the oldest due job of the event reactors (kinds ${REACTOR_PREFIX}*) has waited`,
+    registers,
+    collect() {
+      const { at, rows } = jobs;
+      const due = rows.filter((g) => g.kind.startsWith(REACTOR_PREFIX) && g.oldestDueAt !== null).map((g) => g.oldestDueAt!);
+      this.set(due.length > 0 ? ageSeconds(Math.min(...due), at) : 0);
+    },
+  });
+  const file = storeFile(ctx.config.dataDir);
+  new Gauge({
+    name: 'postmill_store_bytes',
+    help: 'Size of the SQLite store file',
+    registers,
+    collect() {
+      this.set(sizeOf(file));
+    },
+  });
+  new Gauge({
+    name: 'postmill_store_wal_bytes',
+    help: 'Size of the SQLite write-ahead log',
+    registers,
+    collect() {
+      this.set(sizeOf(`${file}-wal`));
+    },
+  });
+}

@@ -1,0 +1,50 @@
+import type { Middleware } from 'koa';
+import type { KeyKind } from '../projects/keys.js';
+
+/** A success answer: a response schema of schema/responses/ by its `$id`, a media type, or null for no body. */
+export type AnswerDoc = string | { type: string } | null;
+
+/** What the OpenAPI document says of one route, written beside it: `router.get(path, describe({...}), ...)`. */
+export interface RouteDoc {
+  summary: string;
+  description?: string;
+  /**
+   * Routes behind `guards.key` are documented with that key kind by themselves; others name how
+   * they authenticate (default `none`).
+   */
+  auth?: 'none' | 'admin' | 'admin-or-secret';
+  /** The request schema (schema/<name>.json, the one the route validates with) of its JSON body. */
+  body?: string;
+  /** Names of its query parameters (the README says what each does). */
+  query?: string[];
+  /** Success answers by status; without it, any 2xx with a JSON body. */
+  answers?: Record<number, AnswerDoc>;
+}
+
+const DOC = Symbol('route doc');
+const GUARD = Symbol('key guard');
+
+type Described = Middleware & { [DOC]?: RouteDoc };
+type Guarded = Middleware & { [GUARD]?: KeyGuard };
+
+/** What a key guard checks, read by the OpenAPI document. */
+export interface KeyGuard {
+  kind: KeyKind;
+  idempotent: boolean;
+}
+
+/** The route's description, as a middleware that only passes the request on. */
+export function describe(doc: RouteDoc): Middleware {
+  const passOn: Described = (_ctx, next) => next();
+  passOn[DOC] = doc;
+  return passOn;
+}
+
+/** Marks a key guard so the document names the key kind the route really takes. */
+export function markGuard<M extends Middleware>(middleware: M, guard: KeyGuard): M {
+  (middleware as Guarded)[GUARD] = guard;
+  return middleware;
+}
+
+export const docOf = (middleware: unknown): RouteDoc | undefined => (middleware as Described)[DOC];
+export const guardOf = (middleware: unknown): KeyGuard | undefined => (middleware as Guarded)[GUARD];

@@ -1,0 +1,51 @@
+// The single executable's version of assets.ts (put in its place by scripts/package.mjs): the
+// schemas, migrations, worker scripts and better-sqlite3's native addon are embedded assets.
+import type Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { getAsset } from 'node:sea';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+import type { WorkerScript } from './worker-scripts.js';
+
+/** Written by the build: every embedded folder and the names of its files. */
+let folders: Record<string, string[]> | null = null;
+
+export function readAsset(path: string): string {
+  return getAsset(path, 'utf8');
+}
+
+export function listAssets(dir: string): string[] {
+  folders ??= JSON.parse(getAsset('folders.json', 'utf8')) as Record<string, string[]>;
+  return folders[dir] ?? [];
+}
+
+export function startWorker(script: WorkerScript, options: WorkerOptions = {}): Worker {
+  return new Worker(getAsset(`workers/${script}.cjs`, 'utf8'), { ...options, eval: true });
+}
+
+let addon: object | null = null;
+
+/**
+ * A native addon can only be loaded from a file: the embedded one is written once into the data
+ * directory (private to the daemon's user, unlike /tmp, and not mounted noexec), named by its
+ * content hash so an upgrade brings its own.
+ */
+export function sqliteOptions(dataDir: string): Database.Options {
+  if (!addon) {
+    const bytes = Buffer.from(getAsset('better_sqlite3.node'));
+    const dir = join(dataDir, 'native');
+    const file = join(dir, `better_sqlite3-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.node`);
+    if (!existsSync(file)) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const partial = `${file}.${process.pid}.partial`;
+      writeFileSync(partial, bytes, { mode: 0o700 });
+      renameSync(partial, file);
+    }
+    const module = { exports: {} };
+    process.dlopen(module, file);
+    addon = module.exports;
+  }
+  // better-sqlite3 takes a loaded addon object here (its docs say so); its types list only a path.
+  return { nativeBinding: addon as unknown as string };
+}

@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import { upsertContact } from '../contacts/service.js';
+import { countContacts, findContactsByEmails, type Contact } from '../contacts/store.js';
+import type { Ctx } from '../context.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
+import { contactFilter, countFiltered, pageFiltered } from '../filters/engine.js';
+import type { FilterCondition } from '../filters/types.js';
+import { plannedSegment, projectSegments } from './catalog.js';
+import { refreshCount } from './counts.js';
+import { queueReevaluation, queueSegmentCount } from './jobs.js';
+import { computeMembership, emitTransitions, type ComputeResult } from './membership.js';
+import {
+  clearMembers,
+  countMembers,
+  deleteMembers,
+  deleteSegmentRow,
+  findSegment,
+  insertMembers,
+  insertSegment,
+  listSegments as listSegmentRows,
+  pageMembers,
+  updateSegment,
+  type Segment,
+  type SegmentType,
+} from './store.js';
+import { isSegmentUsed } from './usage.js';
+
+export interface SegmentInput {
+  name: string;
+  description?: string | null;
+  type?: SegmentType;
+  /** A FilterCondition, checked by the filter engine; ignored for STATIC. */
+  condition?: unknown;
+  trackMembership?: boolean;
+}
+
+export interface SegmentPatch {
+  name?: string;
+  description?: string | null;
+  condition?: unknown;
+  trackMembership?: boolean;
+}
+
+/** Lower-case, every run of other than a-z and 0-9 one dash, no dash at either end; names its events. */
+export function slugOf(name: string): string {
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'segment'
+  );
+}
+
+/** The condition, once the filter engine accepts it for this segment (422 otherwise, cycles included). */
+function checkedCondition(ctx: Ctx, projectId: string, raw: unknown, segmentId: string): FilterCondition {
+  contactFilter(ctx, projectId, raw, 'condition', segmentId);
+  return raw as FilterCondition;
+}
+
+export function listSegments(ctx: Ctx, projectId: string): Segment[] {
+  return listSegmentRows(ctx.db, projectId);
+}
+
+export function getSegment(ctx: Ctx, projectId: string, id: string): Segment {
+  const segment = findSegment(ctx.db, projectId, id);
+  if (!segment) throw notFound('Segment');
+  return segment;
+}
+
+export function createSegment(ctx: Ctx, projectId: string, input: SegmentInput): Segment {
+  return ctx.bus.tx(() => {
+    const now = ctx.clock.now();
+    const id = randomUUID();
+    const type = input.type ?? 'DYNAMIC';
+    const segment: Segment = {
+      id,
+      projectId,
+      name: input.name,
+      slug: slugOf(input.name),
+      description: input.description ?? null,
+      type,
+      condition: type === 'DYNAMIC' ? checkedCondition(ctx, projectId, input.condition, id) : null,
+      trackMembership: input.trackMembership ?? false,
+      memberCount: 0,
+      countedAt: null,
+      countMs: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    insertSegment(ctx.db, segment);
+    if (type === 'DYNAMIC') queueSegmentCount(ctx, projectId, id);
+    return segment;
+  });
+}
+
+/**
+ * Name, description, condition (dynamic segments only) and trackMembership. A dynamic segment that
+ * stops tracking forgets its recorded membership (a later start records it anew).
+ */
+export function patchSegment(ctx: Ctx, projectId: string, id: string, patch: SegmentPatch): Segment {
+  return ctx.bus.tx(() => {
+    const existing = getSegment(ctx, projectId, id);
+    if (patch.condition !== undefined && existing.type === 'STATIC') {
+      throw badRequest('A static segment has no condition', 'Add and remove its members with /segments/{id}/members');
+    }
+    const segment: Segment = {
+      ...existing,
+      name: patch.name ?? existing.name,
+      slug: slugOf(patch.name ?? existing.name),
+      description: patch.description === undefined ? existing.description : patch.description,
+      condition: patch.condition === undefined ? existing.condition : checkedCondition(ctx, projectId, patch.condition, id),
+      trackMembership: patch.trackMembership ?? existing.trackMembership,
+      updatedAt: ctx.clock.now(),
+    };
+    updateSegment(ctx.db, segment);
+    if (existing.type === 'DYNAMIC' && existing.trackMembership && !segment.trackMembership) clearMembers(ctx.db, projectId, id);
+    if (patch.condition !== undefined) queueSegmentCount(ctx, projectId, id);
+    return segment;
+  });
+}
+
+/** Refused while an active campaign, another segment or a workflow uses it. */
+export function deleteSegment(ctx: Ctx, projectId: string, id: string): void {
+  ctx.bus.tx(() => {
+    getSegment(ctx, projectId, id);
+    const usage = ctx.usage.segments.collect(ctx, projectId, id);
+    if (isSegmentUsed(usage)) {
+      throw new ApiError(409, 'CONFLICT', 'The segment is in use', {
+        details: { ...usage },
+        suggestion: 'Finish or change the campaigns, segments and workflows that use it first',
+      });
+    }
+    deleteSegmentRow(ctx.db, projectId, id);
+  });
+}
+
+/** Projects up to this many contacts get exact page totals; larger ones the cached memberCount, so that a page never waits for a count. */
+const LIVE_TOTAL_UP_TO = 100_000;
+
+/** A page of the segment's contacts (live for a dynamic segment), newest first, with the total. */
+export function segmentContacts(ctx: Ctx, projectId: string, id: string, page: { offset: number; limit: number }): { contacts: Contact[]; total: number } {
+  const segment = getSegment(ctx, projectId, id);
+  const { filter } = plannedSegment(ctx, segment);
+  const live = countContacts(ctx.db, projectId) <= LIVE_TOTAL_UP_TO;
+  if (segment.type === 'STATIC') {
+    return { contacts: pageMembers(ctx.db, projectId, id, page), total: live ? countMembers(ctx.db, projectId, id) : segment.memberCount };
+  }
+  if (!filter) return { contacts: [], total: 0 };
+  return { contacts: pageFiltered(ctx, filter, page), total: live ? countFiltered(ctx, filter) : segment.memberCount };
+}
+
+export interface MembersInput {
+  emails: string[];
+  /** Creates contacts for unknown emails (subscribed as `subscribed` says, default true). */
+  createMissing?: boolean;
+  subscribed?: boolean;
+}
+
+function staticSegment(ctx: Ctx, projectId: string, id: string): Segment {
+  const segment = getSegment(ctx, projectId, id);
+  if (segment.type !== 'STATIC') throw badRequest('The members of a dynamic segment follow its condition', 'Change the condition, or use a STATIC segment');
+  return segment;
+}
+
+const uniqueEmails = (emails: string[]) => [...new Map(emails.map((e) => [e.toLowerCase(), e])).values()];
+
+/** Member rows changed: entry or exit events when the segment tracks, and re-evaluation of tracked segments that read its members. */
+function membersChanged(ctx: Ctx, segment: Segment, contactIds: string[], kind: 'entry' | 'exit'): void {
+  emitTransitions(ctx, segment, contactIds, kind);
+  if (projectSegments(ctx, segment.projectId).trackedStatics.has(segment.id)) queueReevaluation(ctx, segment.projectId, contactIds);
+  if (contactIds.length > 0) queueSegmentCount(ctx, segment.projectId, segment.id);
+}
+
+export function addMembers(ctx: Ctx, projectId: string, id: string, input: MembersInput): { added: number; created: number; notFound: string[] } {
+  return ctx.bus.tx(() => {
+    const segment = staticSegment(ctx, projectId, id);
+    const emails = uniqueEmails(input.emails);
+    const found = findContactsByEmails(ctx.db, projectId, emails);
+    const known = new Set(found.map((c) => c.email.toLowerCase()));
+    const missing = emails.filter((e) => !known.has(e.toLowerCase()));
+    const ids = found.map((c) => c.id);
+    if (input.createMissing) {
+      for (const email of missing) ids.push(upsertContact(ctx, projectId, { email, subscribed: input.subscribed }, true).contact.id);
+    }
+    const added = insertMembers(ctx.db, projectId, id, ids, ctx.clock.now());
+    membersChanged(ctx, segment, added, 'entry');
+    return { added: added.length, created: input.createMissing ? missing.length : 0, notFound: input.createMissing ? [] : missing };
+  });
+}
+
+export function removeMembers(ctx: Ctx, projectId: string, id: string, emails: string[]): { removed: number } {
+  return ctx.bus.tx(() => {
+    const segment = staticSegment(ctx, projectId, id);
+    const ids = findContactsByEmails(ctx.db, projectId, uniqueEmails(emails)).map((c) => c.id);
+    const removed = deleteMembers(ctx.db, projectId, id, ids);
+    membersChanged(ctx, segment, removed, 'exit');
+    return { removed: removed.length };
+  });
+}
+
+/** Records the membership of a tracked dynamic segment now, with entry and exit events for what changed. */
+export function computeSegment(ctx: Ctx, projectId: string, id: string): Promise<ComputeResult> {
+  const segment = getSegment(ctx, projectId, id);
+  const { filter } = plannedSegment(ctx, segment);
+  if (segment.type !== 'DYNAMIC' || !segment.trackMembership || !filter) {
+    throw badRequest('Compute records the membership of a dynamic segment with trackMembership', 'Set trackMembership: true first; POST /segments/{id}/refresh counts any segment');
+  }
+  return computeMembership(ctx, segment, filter);
+}
+
+/** Counts now and caches the count: no events, no membership writes. */
+export function refreshSegment(ctx: Ctx, projectId: string, id: string): { memberCount: number } {
+  return { memberCount: refreshCount(ctx, getSegment(ctx, projectId, id)) };
+}

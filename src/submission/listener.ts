@@ -1,0 +1,88 @@
+import { SMTPServer } from 'smtp-server';
+import type { Ctx } from '../context.js';
+import { tlsMaterial } from '../inbound/tls.js';
+import { listenSmtp } from '../net/listen.js';
+import { readLimited } from '../net/smtp-data.js';
+import { looksLikeKey } from '../projects/keys.js';
+import { findKeyOwner, getProject } from '../projects/store.js';
+import { MAX_REQUEST_BYTES } from '../send/service.js';
+import { FailedLogins } from './failed-logins.js';
+import { SmtpReply, submitMessage } from './submit.js';
+
+/** What schema/send.json allows per request; refused at RCPT rather than after the whole message. */
+const MAX_RECIPIENTS = 50;
+
+/** The one user name; the password is a project's secret key, which names the project. */
+export const SUBMISSION_USER = 'postmill';
+
+export interface SubmissionListener {
+  address: string;
+  close(): Promise<void>;
+}
+
+/**
+ * SMTP submission (RFC 6409) for applications that speak only SMTP: STARTTLS, then AUTH PLAIN or
+ * LOGIN as `postmill` with a secret key; each message goes through the /v1/send pipeline.
+ */
+export async function startSubmission(app: Ctx, port: number): Promise<SubmissionListener> {
+  const { host } = app.config.submission;
+  const tls = await tlsMaterial(app);
+  const failedLogins = new FailedLogins(app.clock);
+  const server = new SMTPServer({
+    name: app.config.hostname,
+    banner: 'Postmill submission',
+    key: tls.key,
+    cert: tls.cert,
+    // AUTH is offered only after STARTTLS (smtp-server answers 538 before it); MAIL needs AUTH.
+    allowInsecureAuth: false,
+    authOptional: false,
+    authMethods: ['PLAIN', 'LOGIN'],
+    disableReverseLookup: true,
+    size: MAX_REQUEST_BYTES,
+    maxClients: app.config.smtp.maxClients,
+    socketTimeout: 60_000,
+    closeTimeout: 2_000,
+    logger: false,
+    onAuth(auth, session, callback) {
+      const ip = session.remoteAddress;
+      const wait = failedLogins.blockedFor(ip);
+      if (wait > 0) return callback(new SmtpReply(454, `4.7.0 Too many failed logins from your address; try again in ${wait} seconds`));
+      const owner = auth.password && looksLikeKey(auth.password) ? findKeyOwner(app.db, auth.password) : null;
+      if (auth.username !== SUBMISSION_USER || owner?.kind !== 'secret') {
+        failedLogins.record(ip);
+        return callback(new SmtpReply(535, `5.7.8 Authentication failed: the user is "${SUBMISSION_USER}", the password a project's secret key`));
+      }
+      callback(null, { user: owner.project.id });
+    },
+    onMailFrom(_address, session, callback) {
+      const project = getProject(app.db, String(session.user));
+      if (!project || project.disabled) return callback(new SmtpReply(550, '5.7.1 This project is disabled'));
+      callback();
+    },
+    onRcptTo(_address, session, callback) {
+      if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) return callback(new SmtpReply(452, `4.5.3 At most ${MAX_RECIPIENTS} recipients per message`));
+      callback();
+    },
+    onData(stream, session, callback) {
+      readLimited(stream)
+        .then((raw) => {
+          if (!raw) throw new SmtpReply(552, `5.3.4 Message exceeds the size limit of ${MAX_REQUEST_BYTES} bytes`);
+          return submitMessage(
+            app,
+            String(session.user),
+            raw,
+            session.envelope.rcptTo.map((r) => r.address),
+          );
+        })
+        .then(
+          (reply) => callback(null, reply),
+          (err: Error) => callback(err),
+        );
+    },
+  });
+  const bound = await listenSmtp(server, port, host, 'submission', (err) => app.log.warn('submission listener error', { error: err.message }));
+  return {
+    address: `${host}:${bound.port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,69 @@
+import { simpleParser } from 'mailparser';
+import type { Ctx } from '../context.js';
+import { ApiError, FlatError } from '../errors.js';
+import { claimKey, releaseKey, settleKey } from '../idempotency/store.js';
+import type { SendRequest } from '../send/request.js';
+import { checkSend } from '../send/parse.js';
+import { sendEmails } from '../send/service.js';
+import { sendRequestOf } from './request.js';
+
+/** An SMTP reply code with its text: what smtp-server answers for an error that carries `responseCode`. */
+export class SmtpReply extends Error {
+  constructor(
+    readonly responseCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The API's refusal as an SMTP reply: what the client must change is permanent (5xx), a busy server temporary (4xx). */
+function replyOf(err: unknown): SmtpReply {
+  if (err instanceof SmtpReply) return err;
+  if (err instanceof ApiError) {
+    const fields = (err.extra.errors ?? []).map((e) => `${e.field}: ${e.message}`).join('; ');
+    const text = fields ? `${err.message} (${fields})` : err.message;
+    if (err.status === 429) return new SmtpReply(451, `4.7.0 ${text}`);
+    if (err.status === 403) return new SmtpReply(550, `5.7.1 ${text}`);
+    if (err.status < 500) return new SmtpReply(550, `5.6.0 ${text}`);
+  }
+  if (err instanceof FlatError && err.status < 500) return new SmtpReply(550, `5.6.0 ${err.message}`);
+  return new SmtpReply(451, '4.3.0 Temporary failure, try again later');
+}
+
+/** The idempotency key of a submission: its Message-ID, so a client's retry after a lost 250 sends nothing twice. */
+const keyOf = (messageId: string) => `message-id:${messageId}`;
+
+/** Sends the request as /v1/send does; the one place submission calls the send pipeline. */
+const send = (ctx: Ctx, projectId: string, request: SendRequest) => sendEmails(ctx, projectId, checkSend(request));
+
+/**
+ * One submitted message: parsed into the /v1/send request and sent through the same pipeline
+ * (sender domain, contact upsert, DKIM, tracking rules). Answers the 250 text; throws SmtpReply.
+ */
+export async function submitMessage(ctx: Ctx, projectId: string, raw: Buffer, recipients: string[]): Promise<string> {
+  try {
+    const parsed = await simpleParser(raw, { keepCidLinks: true });
+    const request = sendRequestOf(parsed, recipients);
+    const messageId = parsed.messageId;
+    if (!messageId) return accepted(await send(ctx, projectId, request));
+    const earlier = claimKey(ctx.db, projectId, keyOf(messageId), 'SMTP submission', ctx.clock.now());
+    if (earlier?.statusCode === 200) return `2.0.0 Already accepted: ${messageId}`;
+    if (earlier) throw new SmtpReply(451, `4.3.0 ${messageId} is being sent; try again later`);
+    try {
+      const emails = await send(ctx, projectId, request);
+      settleKey(ctx.db, projectId, keyOf(messageId), 200);
+      return accepted(emails);
+    } catch (err) {
+      // The send writes all recipients in one transaction or none: a failed one may be retried.
+      releaseKey(ctx.db, projectId, keyOf(messageId));
+      throw err;
+    }
+  } catch (err) {
+    const reply = replyOf(err);
+    if (reply.responseCode === 451 && !(err instanceof SmtpReply)) ctx.log.error('submission failed', { error: String(err) });
+    throw reply;
+  }
+}
+
+const accepted = (emails: { email: string }[]) => `2.0.0 Queued as ${emails.map((e) => e.email).join(' ')}`;

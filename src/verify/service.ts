@@ -1,0 +1,96 @@
+import type { Ctx } from '../context.js';
+import { parseEmailAddress } from '../addresses/email.js';
+import { cachingDns } from '../dns/cache.js';
+import { limitedDns } from '../dns/limit.js';
+import { domainFacts } from './domain.js';
+import { isDisposableDomain, isForwardingDomain, isFreeMailDomain } from './lists.js';
+import { suggestDomain } from './typos.js';
+
+/** DNS answers about a domain are kept this long (failures never). */
+export const VERIFY_CACHE_MS = 10 * 60_000;
+/** Queries in flight at once for verification; more wait in memory. */
+const DNS_CONCURRENCY = 16;
+
+export interface Verdict {
+  email: string;
+  valid: boolean;
+  isDisposable: boolean;
+  isAlias: boolean;
+  isTypo: boolean;
+  isPlusAddressed: boolean;
+  isPersonalEmail: boolean;
+  domainExists: boolean;
+  hasWebsite: boolean;
+  hasMxRecords: boolean;
+  suggestedEmail?: string;
+  reasons: string[];
+}
+
+export interface Verifier {
+  verify(email: string): Promise<Verdict>;
+}
+
+const invalidSyntax = (email: string): Verdict => ({
+  email,
+  valid: false,
+  isDisposable: false,
+  isAlias: false,
+  isTypo: false,
+  isPlusAddressed: false,
+  isPersonalEmail: false,
+  domainExists: false,
+  hasWebsite: false,
+  hasMxRecords: false,
+  reasons: ['The address is not valid email syntax (local-part@domain)'],
+});
+
+/**
+ * Address verification over `dns.servers`: one verifier per daemon, whose DNS answers are kept 10
+ * minutes per name and whose queries are bounded in number.
+ */
+export function createVerifier(ctx: Ctx): Verifier {
+  const dns = cachingDns(limitedDns(ctx.dns, DNS_CONCURRENCY), ctx.clock, VERIFY_CACHE_MS);
+  return {
+    async verify(email) {
+      const address = parseEmailAddress(email.trim());
+      if (!address) return invalidSyntax(email);
+      const domain = address.domain.toLowerCase();
+      const facts = await domainFacts(dns, domain);
+      const reasons: string[] = [];
+      const suggested = suggestDomain(domain);
+      const plus = address.local.indexOf('+');
+      const verdict: Verdict = {
+        email,
+        valid: false,
+        isDisposable: isDisposableDomain(domain),
+        isAlias: isForwardingDomain(domain),
+        isTypo: suggested !== null,
+        isPlusAddressed: plus > 0,
+        isPersonalEmail: isFreeMailDomain(domain),
+        domainExists: facts.hasNs,
+        hasWebsite: facts.hasAddress,
+        hasMxRecords: facts.hasMx,
+        reasons,
+      };
+      if (facts.failure) {
+        reasons.push(`DNS could not be asked about ${domain} (${facts.failure}): the domain is not verified; try again later`);
+      } else {
+        if (!facts.hasNs) reasons.push(`${domain} has no NS records: the domain does not exist`);
+        if (facts.nullMx) reasons.push(`${domain} publishes a null MX record (RFC 7505): it accepts no mail`);
+        else if (!facts.hasMx && facts.hasAddress) reasons.push(`${domain} has no MX records; its A/AAAA records serve as the mail host (implicit MX)`);
+        else if (!facts.hasMx) reasons.push(`${domain} has no MX, A or AAAA records: no host accepts mail for it`);
+        if (!facts.hasAddress) reasons.push(`${domain} has no A or AAAA records: no website`);
+      }
+      verdict.valid = !facts.failure && facts.hasNs && !facts.nullMx && (facts.hasMx || facts.hasAddress);
+      if (verdict.isDisposable) reasons.push(`${domain} is a disposable-address service`);
+      if (verdict.isAlias) reasons.push(`${domain} is an email forwarding (alias) service`);
+      if (suggested) {
+        verdict.suggestedEmail = `${address.local}@${suggested}`;
+        reasons.push(`${domain} looks like a typo of ${suggested}`);
+      }
+      if (verdict.isPlusAddressed) reasons.push(`Plus-addressed: the mailbox is ${address.local.slice(0, plus)}@${domain}`);
+      if (verdict.isPersonalEmail) reasons.push(`${domain} is a free email provider: a personal address`);
+      return verdict;
+    },
+  };
+}

@@ -1,0 +1,109 @@
+// One webhook request, following redirects: every hop's host is resolved through the daemon's DNS,
+// its address checked by the guard and then pinned for the connection, so no answer can swap in
+// an address that was not checked.
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import type { Dns } from '../dns/resolver.js';
+import { refusedAddress } from './address-guard.js';
+
+export interface WebhookRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+export interface WebhookResponse {
+  status: number;
+  /** The start of the answer (at most 4 KB), kept with the step's output. */
+  body: string;
+  url: string;
+}
+
+export interface WebhookOptions {
+  dns: Dns;
+  allowPrivate: boolean;
+  timeoutMs: number;
+  maxRedirects: number;
+}
+
+/** A failure; `retryable` ones (network errors, timeouts) may succeed on another attempt. */
+export class WebhookError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}
+
+const KEEP_BODY = 4096;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** The address to connect to: the first of the host's addresses the guard accepts. */
+async function addressOf(host: string, opts: WebhookOptions): Promise<{ address: string; family: 4 | 6 }> {
+  const literal = host.replace(/^\[|\]$/g, '');
+  const found = isIP(literal) ? [literal] : await Promise.all([opts.dns.a(literal), opts.dns.aaaa(literal)]).then(([v4, v6]) => [...v4, ...v6]);
+  if (found.length === 0) throw new WebhookError(`${host} has no address`, true);
+  const reasons: string[] = [];
+  for (const address of found) {
+    const refused = refusedAddress(address, opts.allowPrivate);
+    if (!refused) return { address, family: isIP(address) === 6 ? 6 : 4 };
+    reasons.push(refused);
+  }
+  throw new WebhookError(`${host} refused: ${reasons[0]} (set webhooks.allowPrivate to reach private addresses)`, false);
+}
+
+function attempt(url: URL, req: WebhookRequest, pinned: { address: string; family: 4 | 6 }, timeoutMs: number): Promise<{ res: IncomingMessage; body: string }> {
+  const lookup: LookupFunction = (_host, options, callback) => {
+    if (options.all) (callback as unknown as (e: null, all: { address: string; family: number }[]) => void)(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  };
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => handle.destroy(new WebhookError(`no answer within ${timeoutMs / 1000} s`, true)), timeoutMs);
+    const handle = send(url, { method: req.method, headers: req.headers, lookup }, (res) => {
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (kept < KEEP_BODY) chunks.push(chunk.subarray(0, KEEP_BODY - kept));
+        kept += chunk.length;
+      });
+      res.on('end', () => {
+        clearTimeout(timer);
+        resolve({ res, body: Buffer.concat(chunks).toString('utf8') });
+      });
+      res.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+    });
+    handle.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err instanceof WebhookError ? err : new WebhookError(err.message, true));
+    });
+    handle.end(req.body ?? undefined);
+  });
+}
+
+/** Sends the request, following at most `maxRedirects` redirects; answers the final response whatever its status. */
+export async function sendWebhook(req: WebhookRequest, opts: WebhookOptions): Promise<WebhookResponse> {
+  let url = new URL(req.url);
+  let current = req;
+  for (let hop = 0; ; hop++) {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WebhookError(`${url.protocol} URLs cannot be called`, false);
+    const pinned = await addressOf(url.hostname, opts);
+    const { res, body } = await attempt(url, current, pinned, opts.timeoutMs);
+    const status = res.statusCode ?? 0;
+    const location = res.headers.location;
+    if (!REDIRECTS.has(status) || !location) return { status, body, url: url.toString() };
+    if (hop >= opts.maxRedirects) throw new WebhookError(`more than ${opts.maxRedirects} redirects`, false);
+    url = new URL(location, url);
+    // 303, and 301/302 after a POST, continue as a GET without a body (what browsers and curl do)
+    if (status === 303 || ((status === 301 || status === 302) && current.method === 'POST')) {
+      const headers = Object.fromEntries(Object.entries(current.headers).filter(([name]) => !/^content-(type|length)$/i.test(name)));
+      current = { ...current, method: 'GET', body: null, headers };
+    }
+  }
+}

@@ -1,0 +1,12 @@
+import { createHmac, randomBytes } from 'node:crypto';
+
+export const SIGNATURE_HEADER = 'X-Postmill-Signature';
+
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`: the receiver recomputes it with the project's secret and checks the time. */
+export function signatureOf(secret: string, body: string, nowMs: number): string {
+  const t = Math.floor(nowMs / 1000);
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
+}
+
+/** A new signing secret: shown once, kept to sign. */
+export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('hex')}`;

@@ -1,0 +1,95 @@
+// Starting, listing and cancelling executions.
+import { randomUUID } from 'node:crypto';
+import type { Contact } from '../contacts/store.js';
+import type { Ctx } from '../context.js';
+import { conflict, foundOr404 } from '../errors.js';
+import {
+  activeExecutions,
+  findExecution,
+  insertExecution,
+  insertStepRun,
+  moveExecution,
+  ACTIVE_STATUSES,
+  hasExecution,
+  type Execution,
+  type TriggerEvent,
+} from './executions-store.js';
+import { triggerStep } from './graph.js';
+import { advance } from './runner.js';
+import type { WorkflowGraph } from './store.js';
+
+export type StartRefusal = 'already-entered' | 'already-active';
+
+/**
+ * Starts the workflow for the contact, in the caller's transaction: the trigger step's run is
+ * recorded and the first step queued. Re-entry: without `allowReentry` a contact enters once, with
+ * it once at a time. An event starts a workflow once, however often its reaction runs.
+ */
+export function startExecution(
+  ctx: Ctx,
+  graph: WorkflowGraph,
+  contact: Contact,
+  start: { trigger: TriggerEvent | null; context: Record<string, unknown> },
+): Execution | StartRefusal {
+  return ctx.bus.tx(() => {
+    if (hasExecution(ctx.db, graph.id, contact.id, graph.allowReentry)) return graph.allowReentry ? 'already-active' : 'already-entered';
+    const now = ctx.clock.now();
+    const trigger = triggerStep(graph);
+    const execution: Execution = {
+      id: randomUUID(),
+      workflowId: graph.id,
+      projectId: graph.projectId,
+      contactId: contact.id,
+      status: 'RUNNING',
+      triggerEvent: start.trigger,
+      campaignId: typeof start.trigger?.data.campaignId === 'string' ? start.trigger.data.campaignId : null,
+      context: start.context,
+      currentStepId: trigger.id,
+      seq: 0,
+      waitEventName: null,
+      error: null,
+      startedAt: now,
+      finishedAt: null,
+      updatedAt: now,
+    };
+    if (!insertExecution(ctx.db, execution)) return 'already-entered';
+    insertStepRun(ctx.db, {
+      executionId: execution.id,
+      seq: 0,
+      stepId: trigger.id,
+      stepType: 'TRIGGER',
+      status: 'COMPLETED',
+      output: start.trigger ? { event: start.trigger.name, eventId: start.trigger.id } : { manual: true },
+      error: null,
+      startedAt: now,
+      finishedAt: now,
+    });
+    advance(ctx, graph, execution, ['RUNNING'], null);
+    return foundOr404(findExecution(ctx.db, graph.projectId, execution.id), 'Execution');
+  });
+}
+
+export function getExecution(ctx: Ctx, graph: WorkflowGraph, id: string): Execution {
+  const execution = findExecution(ctx.db, graph.projectId, id);
+  return foundOr404(execution?.workflowId === graph.id ? execution : null, 'Execution');
+}
+
+/** Cancels a running or waiting execution; one that already ended is 409. */
+export function cancelExecution(ctx: Ctx, graph: WorkflowGraph, id: string): Execution {
+  return ctx.bus.tx(() => {
+    const execution = getExecution(ctx, graph, id);
+    const cancelled = moveExecution(ctx.db, execution.id, execution.seq, ACTIVE_STATUSES, { status: 'CANCELLED', currentStepId: execution.currentStepId, seq: execution.seq + 1 }, ctx.clock.now());
+    if (!cancelled) throw conflict(`The execution has already ended (${execution.status})`, { status: execution.status });
+    return getExecution(ctx, graph, id);
+  });
+}
+
+/** Cancels every running or waiting execution of the workflow; answers how many. */
+export function cancelAllExecutions(ctx: Ctx, graph: WorkflowGraph): number {
+  return ctx.bus.tx(() => {
+    const now = ctx.clock.now();
+    return activeExecutions(ctx.db, graph.id).filter(({ id, seq, currentStepId }) =>
+      moveExecution(ctx.db, id, seq, ACTIVE_STATUSES, { status: 'CANCELLED', currentStepId, seq: seq + 1 }, now),
+    ).length;
+  });
+}

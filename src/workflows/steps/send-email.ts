@@ -1,0 +1,58 @@
+// SEND_EMAIL: a template to the contact (or a CUSTOM address), through the message pipeline.
+import { randomUUID } from 'node:crypto';
+import { coverOf } from '../../domains/cover.js';
+import { domainOfAddress } from '../../domains/name.js';
+import { isTracked, respectsSubscription, type MessageContent } from '../../messages/content.js';
+import { composeMessages, storeMessage } from '../../messages/pipeline.js';
+import { suppressionOf } from '../../suppressions/store.js';
+import { renderPlain } from '../../templates/render.js';
+import { findTemplateById } from '../../templates/store.js';
+import type { StepHandler } from './step.js';
+
+interface SendEmailConfig {
+  templateId: string;
+  recipient?: { type: 'CONTACT' | 'CUSTOM'; customEmail?: string };
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const sendEmailStep: StepHandler = async ({ ctx, execution, step, contact, scope }) => {
+  const config = step.config as unknown as SendEmailConfig;
+  const template = findTemplateById(ctx.db, execution.projectId, config.templateId);
+  if (!template) return { kind: 'fail', error: `template ${config.templateId} no longer exists` };
+  const custom = config.recipient?.type === 'CUSTOM';
+  const to = custom ? renderPlain(config.recipient!.customEmail ?? '', scope).trim() : contact.email;
+  if (!EMAIL.test(to)) return { kind: 'fail', error: `the recipient "${to}" is not an email address` };
+  const senderDomain = coverOf(ctx.db, execution.projectId, domainOfAddress(template.from) ?? '').verified?.domain;
+  if (!senderDomain) return { kind: 'fail', error: `the sender domain of ${template.from} is not verified` };
+  // Marketing content respects the contact's subscription and every address's suppression.
+  if (respectsSubscription(template.type)) {
+    if (!custom && !contact.subscribed) return { kind: 'next', output: { skipped: 'unsubscribed', to } };
+    if (suppressionOf(ctx.db, execution.projectId, to)) return { kind: 'next', output: { skipped: 'suppressed', to } };
+  }
+  const content: MessageContent = {
+    type: template.type,
+    subject: template.subject,
+    html: template.body,
+    from: { email: template.from, name: template.fromName },
+    replyTo: template.replyTo,
+    headers: {},
+    attachments: [],
+    tracked: isTracked(ctx, template.type, execution.projectId),
+    // a CUSTOM recipient is not the contact: it is offered no unsubscribe of the contact's
+    listUnsubscribe: !custom,
+    projectId: execution.projectId,
+    campaignId: null,
+    senderDomain,
+    templateId: template.id,
+    source: 'WORKFLOW',
+  };
+  const emailId = randomUUID();
+  const recipient = { contact, oneOff: {}, name: null, extra: scope, to };
+  const [composed] = await composeMessages(ctx, content, [{ recipient, emailId }], Number.POSITIVE_INFINITY);
+  return {
+    kind: 'next',
+    output: { emailId, to, templateId: template.id },
+    effect: () => void storeMessage(ctx, content, { contactId: custom ? null : contact.id, email: to }, emailId, composed!),
+  };
+};

@@ -1,0 +1,19 @@
+// UPDATE_CONTACT: the API's data rules (null deletes, empty strings skipped), subscription actions emit their events.
+import type { ContactData } from '../../contacts/data.js';
+import { patchContact } from '../../contacts/service.js';
+import type { StepHandler } from './step.js';
+
+interface UpdateContactConfig {
+  updates?: ContactData;
+  subscriptionAction?: 'none' | 'subscribe' | 'unsubscribe';
+}
+
+export const updateContactStep: StepHandler = ({ ctx, execution, step, contact }) => {
+  const { updates, subscriptionAction = 'none' } = step.config as UpdateContactConfig;
+  const subscribed = subscriptionAction === 'none' ? undefined : subscriptionAction === 'subscribe';
+  return {
+    kind: 'next',
+    output: { updated: Object.keys(updates ?? {}), subscriptionAction },
+    effect: () => void patchContact(ctx, execution.projectId, contact.id, { ...(updates ? { data: updates } : {}), ...(subscribed === undefined ? {} : { subscribed }) }),
+  };
+};

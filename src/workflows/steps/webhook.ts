@@ -1,0 +1,66 @@
+// WEBHOOK: an HTTP request to the workflow's URL with placeholders filled, signed with the project's
+// secret. Network errors and 5xx are retried (3 attempts, the job runner's backoff); a 4xx, or a
+// failure after the last attempt, fails the execution.
+import { renderPlain, type Scope } from '../../templates/render.js';
+import { sendWebhook, WebhookError } from '../../webhooks/request.js';
+import { projectWebhookSecret } from '../../webhooks/secret.js';
+import { SIGNATURE_HEADER, signatureOf } from '../../webhooks/signature.js';
+import type { StepHandler, StepInput } from './step.js';
+
+interface WebhookConfig {
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export const WEBHOOK_ATTEMPTS = 3;
+const TIMEOUT_MS = 10_000;
+const MAX_REDIRECTS = 5;
+
+/** Placeholders in every string of a custom body, keys included. */
+function renderJson(value: unknown, scope: Scope): unknown {
+  if (typeof value === 'string') return renderPlain(value, scope);
+  if (Array.isArray(value)) return value.map((v) => renderJson(v, scope));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [renderPlain(k, scope), renderJson(v, scope)]));
+  return value;
+}
+
+/** The spec's default payload: the contact, the workflow, the execution and the trigger event. */
+function defaultPayload({ graph, execution, contact }: StepInput) {
+  return {
+    contact: { email: contact.email, subscribed: contact.subscribed, data: contact.data },
+    workflow: { id: graph.id, name: graph.name },
+    execution: { id: execution.id, startedAt: new Date(execution.startedAt).toISOString() },
+    event: execution.triggerEvent?.data ?? {},
+  };
+}
+
+export const webhookStep: StepHandler = async (input) => {
+  const { ctx, execution, step, scope, attempt } = input;
+  const config = step.config as unknown as WebhookConfig;
+  const method = config.method ?? 'POST';
+  const body = method === 'GET' ? null : JSON.stringify(config.body === undefined ? defaultPayload(input) : renderJson(config.body, scope));
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(config.headers ?? {})) headers[name.toLowerCase()] = renderPlain(value, scope).replace(/[\r\n]/g, ' ');
+  headers['user-agent'] = 'Postmill-Webhook/1';
+  headers['x-postmill-delivery'] = `${execution.id}:${execution.seq}`;
+  headers[SIGNATURE_HEADER.toLowerCase()] = signatureOf(projectWebhookSecret(ctx, execution.projectId), body ?? '', ctx.clock.now());
+  if (body !== null) headers['content-type'] ??= 'application/json';
+  const url = renderPlain(config.url, scope);
+  try {
+    const res = await sendWebhook(
+      { url, method, headers, body },
+      { dns: ctx.dns, allowPrivate: ctx.config.webhooks.allowPrivate, timeoutMs: TIMEOUT_MS, maxRedirects: MAX_REDIRECTS },
+    );
+    const output = { status: res.status, url: res.url, response: res.body };
+    if (res.status >= 200 && res.status < 300) return { kind: 'next', output };
+    if (res.status >= 500 && attempt < WEBHOOK_ATTEMPTS) throw new WebhookError(`answered ${res.status}`, true);
+    return { kind: 'fail', error: `the webhook answered ${res.status}`, output };
+  } catch (err) {
+    const retryable = !(err instanceof WebhookError) || err.retryable;
+    const message = err instanceof Error ? err.message : String(err);
+    if (retryable && attempt < WEBHOOK_ATTEMPTS) throw err;
+    return { kind: 'fail', error: `webhook to ${url} failed: ${message}` };
+  }
+};

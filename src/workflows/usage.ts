@@ -1,0 +1,37 @@
+// Where workflows reference fields, event names, templates and campaigns: asked before those are deleted.
+import type { Ctx } from '../context.js';
+import type { Usages } from '../usage/usages.js';
+import { countActiveForCampaign } from './executions-store.js';
+import { projectWorkflows, type Step } from './store.js';
+
+const EVENT_OPERATORS = new Set(['triggered', 'triggeredWithin', 'triggeredOlderThan', 'notTriggered', 'notTriggeredWithin']);
+
+/** The data keys a step reads or writes (without `data.`). */
+function fieldsOf(step: Step): string[] {
+  if (step.type === 'CONDITION' && typeof step.config.field === 'string' && step.config.field.startsWith('data.')) return [step.config.field.slice(5).split('.')[0]!];
+  if (step.type === 'UPDATE_CONTACT' && step.config.updates && typeof step.config.updates === 'object') return Object.keys(step.config.updates);
+  return [];
+}
+
+/** The event names a step waits for or tests. */
+function eventsOf(step: Step): string[] {
+  if (step.type === 'WAIT_FOR_EVENT' && typeof step.config.eventName === 'string') return [step.config.eventName];
+  if (step.type === 'CONDITION' && EVENT_OPERATORS.has(String(step.config.operator)) && typeof step.config.field === 'string') return [step.config.field];
+  return [];
+}
+
+const using = (ctx: Ctx, projectId: string, uses: (step: Step, trigger: string | null) => boolean) =>
+  projectWorkflows(ctx.db, projectId)
+    .filter((w) => w.steps.some((s) => uses(s, w.triggerType === 'EVENT' ? w.eventName : null)))
+    .map((w) => ({ id: w.id, name: w.name }));
+
+export function workflowUsage(usages: Usages): void {
+  usages.fields.register((ctx, projectId, key) => ({ workflows: using(ctx, projectId, (s) => fieldsOf(s).includes(key)) }));
+  usages.events.register((ctx, projectId, name) => ({ workflows: using(ctx, projectId, (s, trigger) => trigger === name || eventsOf(s).includes(name)) }));
+  usages.templates.register((ctx, projectId, templateId) => ({
+    workflowSteps: projectWorkflows(ctx.db, projectId).flatMap((w) =>
+      w.steps.filter((s) => s.type === 'SEND_EMAIL' && s.config.templateId === templateId).map((s) => ({ workflowId: w.id, stepId: s.id })),
+    ),
+  }));
+  usages.campaigns.register((ctx, _projectId, campaignId) => ({ activeExecutions: countActiveForCampaign(ctx.db, campaignId) }));
+}

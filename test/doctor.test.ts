@@ -1,0 +1,97 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runCli } from './helpers/cli.js';
+import { startMailEnv, type MailEnv } from './helpers/mail-env.js';
+import { startNtpServer, type TestNtpServer } from './helpers/ntp-server.js';
+
+interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+  fix: string | null;
+}
+
+let env: MailEnv;
+let ntp: TestNtpServer;
+
+test.before(async () => {
+  env = await startMailEnv();
+  ntp = await startNtpServer();
+  // What a correct install has: the MX of the probe domain answers on delivery.port, the host name
+  // and its address name each other, the sender domain's records are published.
+  env.routeToSink('probe.test');
+  env.dns.set('mx.postmill.test', 'A', ['127.0.0.1']);
+  env.dns.set('1.0.0.127.in-addr.arpa', 'PTR', ['mx.postmill.test']);
+  await env.verifySender('acme.test');
+});
+test.after(async () => {
+  await ntp.close();
+  await env.close();
+});
+
+async function doctor(env_: Record<string, string> = {}, probe = 'probe.test') {
+  const r = await runCli(['doctor', '--json', '--config', env.daemon.configFile, '--probe-domain', probe, '--ntp-server', ntp.address], {
+    POSTMILL_PUBLIC_URL: env.daemon.url,
+    ...env_,
+  });
+  const checks = (JSON.parse(r.stdout) as { checks: Check[] }).checks;
+  return { status: r.status, checks, byName: (name: string) => checks.find((c) => c.name === name)! };
+}
+
+test('a correct install passes every check and exits 0', async () => {
+  const r = await doctor();
+  assert.equal(
+    r.checks.filter((c) => !c.ok),
+    [],
+  );
+  assert.is(r.status, 0);
+  assert.equal(
+    r.checks.map((c) => c.name),
+    ['outbound-smtp', 'reverse-dns', 'domain acme.test', 'public-url', 'clock'],
+  );
+  assert.ok(r.checks.every((c) => Object.keys(c).sort().join() === 'detail,fix,name,ok' && c.fix === null));
+  assert.match(r.byName('outbound-smtp').detail, '220');
+  assert.match(r.byName('reverse-dns').detail, '127.0.0.1 <-> mx.postmill.test');
+});
+
+test('what a new install gets wrong: each failure says how to fix it, and the exit is 1', async () => {
+  ntp.skewMs = 60_000;
+  env.dns.set('1.0.0.127.in-addr.arpa', 'PTR', ['vps-1234.provider.test']);
+  // An MX where nothing listens, as when a provider blocks outbound port 25.
+  env.dns.set('blocked.test', 'MX', [{ exchange: 'mx.blocked.test', priority: 10 }]);
+  env.dns.set('mx.blocked.test', 'A', ['127.0.0.2']);
+  const forgotten = await env.daemon.request('POST', '/domains', { domain: 'forgotten.test' });
+  assert.is(forgotten.status, 201);
+  try {
+    const r = await doctor({ POSTMILL_PUBLIC_URL: 'http://127.0.0.1:1' }, 'blocked.test');
+    assert.is(r.status, 1);
+    const fails = Object.fromEntries(r.checks.filter((c) => !c.ok).map((c) => [c.name, c]));
+    assert.equal(Object.keys(fails).sort(), ['clock', 'domain forgotten.test', 'outbound-smtp', 'public-url', 'reverse-dns']);
+    assert.match(fails.clock!.detail, 'behind');
+    assert.match(fails.clock!.fix!, 'timedatectl set-ntp true');
+    assert.match(fails['reverse-dns']!.detail, 'vps-1234.provider.test');
+    assert.match(fails['reverse-dns']!.fix!, 'PTR');
+    assert.match(fails['domain forgotten.test']!.fix!, 'TXT');
+    assert.match(fails['domain forgotten.test']!.fix!, 'MX bounces.forgotten.test');
+    assert.match(fails['outbound-smtp']!.fix!, 'relay');
+    assert.match(fails['public-url']!.fix!, 'reverse proxy');
+    assert.ok(r.byName('domain acme.test').ok, 'the verified domain still passes');
+  } finally {
+    ntp.skewMs = 0;
+    env.dns.set('1.0.0.127.in-addr.arpa', 'PTR', ['mx.postmill.test']);
+    await env.daemon.request('DELETE', `/domains/${forgotten.body.id}`);
+  }
+});
+
+test('relay mode checks the relay instead of port 25; the human output names each check', async () => {
+  const relay = await doctor({ POSTMILL_DELIVERY_MODE: 'relay', POSTMILL_DELIVERY_RELAY: `smtp://127.0.0.1:${env.sink.port}` });
+  assert.ok(relay.byName('outbound-smtp').ok);
+  assert.match(relay.byName('outbound-smtp').detail, 'relay mode');
+  const human = await runCli(['doctor', '--config', env.daemon.configFile, '--probe-domain', 'probe.test', '--ntp-server', ntp.address], {
+    POSTMILL_PUBLIC_URL: env.daemon.url,
+  });
+  assert.is(human.status, 0, human.stdout + human.stderr);
+  for (const name of ['outbound-smtp', 'reverse-dns', 'domain acme.test', 'public-url', 'clock']) assert.match(human.stdout, `ok    ${name}:`);
+});
+
+test.run();

@@ -1,0 +1,249 @@
+// The filter engine in process: the table of cases through both engines on one store, the value
+// rules against SQLite's own reading, and the refusals of bad conditions.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { insertContact, type Contact } from '../src/contacts/store.js';
+import { ApiError } from '../src/errors.js';
+import { evaluate } from '../src/filters/evaluate.js';
+import { planCondition, planFilter, type SegmentDefinition } from '../src/filters/plan.js';
+import { dependenciesOf } from '../src/filters/predicate.js';
+import { countMatching, loadContactFacts, pageMatching, walkMatching } from '../src/filters/sqlite.js';
+import type { FilterCondition } from '../src/filters/types.js';
+import { dateValue, numericString } from '../src/filters/values.js';
+import { loadSchemas } from '../src/http/validate.js';
+import { openStore, type Db } from '../src/store/db.js';
+import { CASES, CONTACTS, DYNAMIC_CONDITION, EVENTS, RECENT_AGO, STATIC_MEMBERS, type Refs } from './helpers/filter-cases.js';
+
+loadSchemas();
+const dir = mkdtempSync(join(tmpdir(), 'postmill-filters-'));
+const db: Db = openStore(dir);
+const PROJECT = randomUUID();
+const OTHER_PROJECT = randomUUID();
+const now = Date.parse('2026-03-01T12:00:00.000Z');
+const refs: Refs = { staticId: randomUUID(), dynamicId: randomUUID(), now };
+const contacts = new Map<string, Contact>();
+
+const segments: SegmentDefinition[] = [
+  { id: refs.staticId, name: 'S', type: 'STATIC', condition: null },
+  { id: refs.dynamicId, name: 'D', type: 'DYNAMIC', condition: DYNAMIC_CONDITION },
+];
+const lookup = (id: string) => segments.find((s) => s.id === id) ?? null;
+
+test.before(() => {
+  for (const project of [PROJECT, OTHER_PROJECT]) db.prepare('INSERT INTO projects (id, name, created_at, updated_at) VALUES (?, ?, 0, 0)').run(project, project);
+  for (const fixture of CONTACTS) {
+    const contact: Contact = {
+      id: randomUUID(),
+      projectId: PROJECT,
+      email: fixture.email,
+      subscribed: !fixture.unsubscribes,
+      data: fixture.data(now),
+      createdAt: now - fixture.ago,
+      updatedAt: now - fixture.ago,
+    };
+    insertContact(db, contact);
+    contacts.set(fixture.key, contact);
+    // A twin in another project matches everything the original does: a filter never reaches it.
+    insertContact(db, { ...contact, id: randomUUID(), projectId: OTHER_PROJECT });
+  }
+  const event = db.prepare('INSERT INTO events (id, project_id, contact_id, name, created_at) VALUES (?, ?, ?, ?, ?)');
+  for (const e of EVENTS) event.run(randomUUID(), PROJECT, contacts.get(e.contact)!.id, e.name, now - e.ago);
+  for (const fixture of CONTACTS.filter((c) => c.unsubscribes)) event.run(randomUUID(), PROJECT, contacts.get(fixture.key)!.id, 'contact.unsubscribed', now - RECENT_AGO);
+  for (const s of segments) {
+    db.prepare("INSERT INTO segments (id, project_id, name, slug, type, condition, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, 0)").run(
+      s.id,
+      PROJECT,
+      s.name,
+      s.name.toLowerCase(),
+      s.type,
+      s.condition ? JSON.stringify(s.condition) : null,
+    );
+  }
+  for (const key of STATIC_MEMBERS) {
+    db.prepare('INSERT INTO segment_members (segment_id, contact_id, project_id, created_at) VALUES (?, ?, ?, 0)').run(refs.staticId, contacts.get(key)!.id, PROJECT);
+  }
+});
+test.after(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const keyOf = (id: string) => [...contacts.entries()].find(([, c]) => c.id === id)![0];
+const sorted = (keys: string[]) => [...keys].sort();
+const plan = (condition: FilterCondition) => planCondition(condition, { segments: lookup, path: 'condition' });
+
+test('every case: the SQL engine (count, page, walk) and the memory engine give the expected contacts', () => {
+  const opts = { projectId: PROJECT, now };
+  for (const c of CASES) {
+    const predicate = plan(c.condition(refs));
+    const expected = sorted(c.expect);
+    assert.is(countMatching(db, predicate, opts), expected.length, `${c.name}: count`);
+    assert.equal(sorted(pageMatching(db, predicate, opts, { offset: 0, limit: 100 }).map((x) => keyOf(x.id))), expected, `${c.name}: page`);
+    const walk = walkMatching(db, predicate, opts);
+    const walked: string[] = [];
+    for (let batch = walk.next(null, 2); batch.length > 0; batch = walk.next(batch[batch.length - 1]!.id, 2)) walked.push(...batch.map((x) => keyOf(x.id)));
+    assert.equal(sorted(walked), expected, `${c.name}: walk`);
+    const { eventNames } = dependenciesOf(predicate);
+    const inMemory = [...contacts.entries()].filter(([, contact]) => evaluate(predicate, loadContactFacts(db, PROJECT, contact, eventNames), now)).map(([key]) => key);
+    assert.equal(sorted(inMemory), expected, `${c.name}: memory`);
+  }
+});
+
+test('pages come newest first and respect offset and limit', () => {
+  const everyone = plan({ logic: 'AND', groups: [{ filters: [] }] });
+  const page = pageMatching(db, everyone, { projectId: PROJECT, now }, { offset: 1, limit: 2 });
+  assert.is(page.length, 2);
+  const all = pageMatching(db, everyone, { projectId: PROJECT, now }, { offset: 0, limit: 10 });
+  assert.equal(page.map((c) => c.id), all.slice(1, 3).map((c) => c.id));
+  assert.ok(all.every((c, i) => i === 0 || all[i - 1]!.createdAt >= c.createdAt));
+});
+
+const DATES = [
+  '2024-01-01',
+  '2024-01-01T10:00',
+  '2024-01-01 10:00:00',
+  '2024-01-01T10:00:00.123Z',
+  '2024-01-01T10:00:00.1239Z',
+  '2024-01-01T10:00:00.9999Z',
+  '2024-01-01T10:00:00+02:00',
+  '2024-01-01T10:00:00-00:30',
+  '2024-01-01T10:00:00 Z',
+  '2024-01-01T10:00:00z',
+  '2024-01-01   10:00',
+  '2024-01-01TT10:00',
+  '2024-01-01T',
+  '2024-01-01 ',
+  '2024-02-30',
+  '2024-13-01',
+  '2024-00-10',
+  '2024-01-00',
+  '2024-01-32',
+  '2024-01-01T24:00',
+  '2024-01-01T10:00:60',
+  '2024-01-01T10',
+  '2024-01-01T10:00:00+14:30',
+  '2024-01-01T10:00:00+15:00',
+  '2024-01-01T10:00:00.5',
+  '2024-01-01T10:00:00.',
+  '2024-01-01x',
+  '2024-1-01',
+  '0099-06-15',
+  '9999-12-31T23:59:59.999Z',
+  'now',
+  '',
+];
+
+test('dates: the memory engine reads every text as SQLite does', () => {
+  const read = db.prepare(
+    "SELECT CASE WHEN ? GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' THEN CAST(round(unixepoch(?, 'subsec') * 1000) AS INTEGER) END AS ms",
+  );
+  const random = Array.from({ length: 300 }, (_, i) => {
+    const pick = (xs: string[]) => xs[(i * 7919 + xs.length * 31) % xs.length]!;
+    const base = new Date(Date.UTC(1990 + (i % 60), i % 12, 1 + (i % 28), i % 24, (i * 7) % 60, (i * 13) % 60, (i * 37) % 1000)).toISOString();
+    return base.slice(0, 10 + (i % 4) * 3) + pick(['', 'Z', '+01:00', ' ', '-11:59', 'x', '.5']);
+  });
+  for (const text of [...DATES, ...random]) {
+    const sqlite = (read.get(text, text) as { ms: number | null }).ms;
+    assert.is(dateValue(text), sqlite, JSON.stringify(text));
+  }
+});
+
+test('numeric strings: the memory engine agrees with SQLite on which texts are numbers', () => {
+  const read = db.prepare("SELECT CASE WHEN json_valid(?) AND json_type(?) IN ('integer', 'real') THEN json_extract(?, '$') END AS n");
+  for (const text of ['5', '5.0', ' 5 ', '\t5\n', '+5', '0x10', '.5', '5.', 'Infinity', 'NaN', '-0', '007', '1e3', '-5.5e-3', '5 5', '', '-', '"5"', 'true', '1e400', '\v5', '\f5']) {
+    const sqlite = (read.get(text, text, text) as { n: number | null }).n;
+    const memory = numericString(text);
+    assert.is(memory === null ? null : memory === 0 ? 0 : memory, sqlite, JSON.stringify(text));
+  }
+});
+
+function refusal(fn: () => unknown): { field: string; message: string; code: string }[] {
+  try {
+    fn();
+  } catch (err) {
+    assert.instance(err, ApiError);
+    assert.is((err as ApiError).status, 422);
+    return (err as ApiError).extra.errors!;
+  }
+  throw new Error('expected a 422');
+}
+
+const nest = (depth: number): FilterCondition =>
+  depth === 1 ? { logic: 'AND', groups: [{ filters: [] }] } : { logic: 'AND', groups: [{ filters: [], conditions: nest(depth - 1) }] };
+
+test('bounds: depth 10 and 200 filters are accepted, one more is refused', () => {
+  plan(nest(10));
+  const deep = refusal(() => plan(nest(11)));
+  assert.is(deep[0]!.code, 'too_big');
+  assert.is(deep[0]!.field, 'condition' + '.groups.0.conditions'.repeat(10));
+  refusal(() => plan(nest(5000)));
+  const filters = (n: number) => Array.from({ length: n }, () => ({ field: 'email', operator: 'exists' as const }));
+  plan({ logic: 'OR', groups: [{ filters: filters(100) }, { filters: filters(100) }] });
+  const many = refusal(() => plan({ logic: 'OR', groups: [{ filters: filters(100) }, { filters: filters(101) }] }));
+  assert.is(many[0]!.code, 'too_big');
+});
+
+test('every problem is reported with its field path', () => {
+  const errors = refusal(() =>
+    plan({
+      logic: 'AND',
+      groups: [
+        {
+          filters: [
+            { field: 'plan', operator: 'equals', value: 'pro' },
+            { field: 'data.age', operator: 'greaterThan', value: 'old' },
+            { field: 'subscribed', operator: 'contains', value: 'x' },
+            { field: 'createdAt', operator: 'within', value: -1 },
+            { field: 'data.x', operator: 'equals', value: null },
+            { field: 'segment', operator: 'memberOfSegment', value: randomUUID() },
+            { field: 'data..x', operator: 'exists' },
+          ],
+        },
+      ],
+    }),
+  );
+  assert.equal(
+    errors.map((e) => e.field),
+    ['0.field', '1.value', '2.operator', '3.value', '4.value', '5.value', '6.field'].map((f) => `condition.groups.0.filters.${f}`),
+  );
+  const shape = refusal(() => plan({ logic: 'XOR', groups: [{ filters: [{ field: 'email', operator: 'near' }] }] } as unknown as FilterCondition));
+  assert.ok(shape.some((e) => e.field === 'condition.logic'));
+  assert.ok(shape.some((e) => e.field === 'condition.groups.0.filters.0.operator'));
+});
+
+test('memberOfSegment cycles are refused, directly and through other segments', () => {
+  const self = refusal(() =>
+    planCondition(
+      { logic: 'AND', groups: [{ filters: [{ field: 'segment', operator: 'memberOfSegment', value: refs.dynamicId }] }] },
+      { segments: lookup, path: 'condition', segmentId: refs.dynamicId },
+    ),
+  );
+  assert.is(self[0]!.code, 'invalid_reference');
+  const a = randomUUID();
+  const b = randomUUID();
+  const loop: SegmentDefinition[] = [
+    { id: a, name: 'A', type: 'DYNAMIC', condition: { logic: 'AND', groups: [{ filters: [{ field: 'segment', operator: 'memberOfSegment', value: b }] }] } },
+    { id: b, name: 'B', type: 'DYNAMIC', condition: { logic: 'AND', groups: [{ filters: [{ field: 'segment', operator: 'notMemberOfSegment', value: a }] }] } },
+  ];
+  const through = refusal(() =>
+    planCondition({ logic: 'AND', groups: [{ filters: [{ field: 'segment', operator: 'memberOfSegment', value: a }] }] }, {
+      segments: (id) => loop.find((s) => s.id === id) ?? null,
+      path: 'condition',
+    }),
+  );
+  assert.match(through[0]!.message, /A -> B -> A/);
+});
+
+test('a single filter (a workflow CONDITION step) plans under the same rules', () => {
+  const p = planFilter({ field: 'data.plan', operator: 'equals', value: 'PRO' }, { segments: lookup, path: 'config' });
+  assert.ok(evaluate(p, loadContactFacts(db, PROJECT, contacts.get('ann')!, []), now));
+  assert.not.ok(evaluate(p, loadContactFacts(db, PROJECT, contacts.get('bob')!, []), now));
+  const errors = refusal(() => planFilter({ field: 'purchase', operator: 'triggeredWithin' }, { segments: lookup, path: 'config' }));
+  assert.is(errors[0]!.field, 'config.value');
+});
+
+test.run();

@@ -1,0 +1,137 @@
+import { createHmac } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { refusedAddress } from '../src/webhooks/address-guard.js';
+import type { TestDaemon } from './helpers/daemon.js';
+import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.js';
+import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
+
+let env: MailEnv;
+let guarded: MailEnv;
+let d: TestDaemon;
+let hooks: HttpReceiver;
+
+test.before(async () => {
+  hooks = await startHttpReceiver();
+  env = await startMailEnv({ config: { webhooks: { allowPrivate: true } } });
+  guarded = await startMailEnv();
+  d = env.daemon;
+});
+test.after(async () => {
+  await env.close();
+  await guarded.close();
+  await hooks.close();
+});
+
+/** A workflow whose only step is a WEBHOOK with `config`, enabled, started by `event`. */
+async function webhookFlow(daemon: TestDaemon, event: string, config: Record<string, unknown>): Promise<string> {
+  const w = (await daemon.request('POST', '/workflows', { name: event, eventName: event })).body;
+  const step = (await daemon.request('POST', `/workflows/${w.id}/steps`, { type: 'WEBHOOK', name: 'hook', config })).body;
+  await daemon.request('POST', `/workflows/${w.id}/transitions`, { fromStepId: w.steps[0].id, toStepId: step.id });
+  assert.is((await daemon.request('PATCH', `/workflows/${w.id}`, { enabled: true })).status, 200);
+  return w.id;
+}
+
+const track = (daemon: TestDaemon, email: string, event: string, data: Record<string, unknown> = {}) =>
+  daemon.request('POST', '/v1/track', { email, event, data }, { key: daemon.project.publicKey });
+
+const onlyExecution = (daemon: TestDaemon, workflowId: string, statuses: string[]) =>
+  eventually(async () => {
+    const list = (await daemon.request('GET', `/workflows/${workflowId}/executions`)).body.data;
+    return list.length === 1 && statuses.includes(list[0].status) ? list[0] : null;
+  }, 10_000, statuses.join('/'));
+
+function secretOf(daemon: TestDaemon): string {
+  const db = new Database(join(daemon.dataDir, 'store', 'postmill.db'), { readonly: true });
+  try {
+    return (db.prepare('SELECT webhook_secret FROM projects WHERE id = ?').get(daemon.project.id) as { webhook_secret: string }).webhook_secret;
+  } finally {
+    db.close();
+  }
+}
+
+test('the default payload, signed: X-Postmill-Signature is the HMAC of "t.body" with the project secret', async () => {
+  hooks.answer(() => ({ status: 200 }));
+  const w = await webhookFlow(d, 'hook-default', { url: `${hooks.url}/default` });
+  await track(d, 'payload@people.test', 'hook-default', { plan: 'pro' });
+  await onlyExecution(d, w, ['COMPLETED']);
+  const req = hooks.requests.find((r) => r.path === '/default')!;
+  assert.is(req.method, 'POST');
+  assert.is(req.headers['content-type'], 'application/json');
+  const body = JSON.parse(req.body);
+  assert.equal(body.contact, { email: 'payload@people.test', subscribed: true, data: { plan: 'pro' } });
+  assert.equal(body.workflow, { id: w, name: 'hook-default' });
+  assert.equal(body.event, { plan: 'pro' });
+  assert.type(body.execution.id, 'string');
+  const [t, v1] = String(req.headers['x-postmill-signature']).split(',');
+  const time = t!.slice(2);
+  assert.is(v1, `v1=${createHmac('sha256', secretOf(d)).update(`${time}.${req.body}`).digest('hex')}`);
+  assert.ok(Math.abs(Number(time) - Date.now() / 1000) < 60);
+});
+
+test('placeholders in the url, headers and a custom body; GET sends no body; redirects are followed', async () => {
+  hooks.answer((req) => (req.path.startsWith('/moved') ? { status: 302, headers: { location: `/landed?from=${encodeURIComponent(req.path)}` } } : { status: 204 }));
+  const w = await webhookFlow(d, 'hook-custom', {
+    url: `${hooks.url}/moved/{{id}}?plan={{plan}}`,
+    method: 'PUT',
+    headers: { 'X-Plan': '{{data.plan}}', 'X-Event': '{{event.source}}' },
+    body: { who: '{{email}}', nested: ['{{plan}}', 3] },
+  });
+  await track(d, 'custom@people.test', 'hook-custom', { plan: 'team', source: 'ads' });
+  const execution = await onlyExecution(d, w, ['COMPLETED']);
+  const first = hooks.requests.find((r) => r.path.startsWith('/moved/'))!;
+  assert.is(first.method, 'PUT');
+  assert.is(first.headers['x-plan'], 'team');
+  assert.is(first.headers['x-event'], 'ads');
+  assert.equal(JSON.parse(first.body), { who: 'custom@people.test', nested: ['team', 3] });
+  assert.ok(first.path.endsWith('?plan=team'));
+  assert.ok(hooks.requests.some((r) => r.path.startsWith('/landed')), 'the redirect was followed');
+  assert.is(execution.status, 'COMPLETED');
+});
+
+test('5xx and network errors are retried with backoff; a 4xx fails the execution at once; failures after 3 attempts fail it', async () => {
+  let calls = 0;
+  hooks.answer((req) => (req.path === '/flaky' ? { status: ++calls < 3 ? 503 : 200 } : req.path === '/gone' ? { status: 410 } : { status: 500 }));
+  const flaky = await webhookFlow(d, 'hook-flaky', { url: `${hooks.url}/flaky` });
+  const gone = await webhookFlow(d, 'hook-gone', { url: `${hooks.url}/gone` });
+  const broken = await webhookFlow(d, 'hook-broken', { url: `${hooks.url}/broken` });
+  await track(d, 'retry@people.test', 'hook-flaky');
+  await track(d, 'retry@people.test', 'hook-gone');
+  await track(d, 'retry@people.test', 'hook-broken');
+  const failedAtOnce = await onlyExecution(d, gone, ['FAILED']);
+  assert.match(failedAtOnce.error, '410');
+  assert.is(hooks.requests.filter((r) => r.path === '/gone').length, 1);
+  // each retry is due a backoff after its attempt ends: move the clock on until both have settled
+  await eventually(async () => {
+    const settled = (await onlyExecution(d, broken, ['RUNNING', 'FAILED'])).status === 'FAILED' && (await onlyExecution(d, flaky, ['RUNNING', 'COMPLETED'])).status === 'COMPLETED';
+    if (!settled) await env.advance(120_000);
+    return settled;
+  }, 20_000, 'retries settled');
+  await onlyExecution(d, flaky, ['COMPLETED']);
+  assert.is(calls, 3);
+  const failed = await onlyExecution(d, broken, ['FAILED']);
+  assert.match(failed.error, '500');
+  assert.is(hooks.requests.filter((r) => r.path === '/broken').length, 3);
+});
+
+test('the address guard refuses private, loopback, link-local and metadata targets, checked on the resolved address', async () => {
+  const g = guarded.daemon;
+  guarded.dns.set('innocent.test', 'A', ['127.0.0.1']);
+  const byName = await webhookFlow(g, 'hook-name', { url: `http://innocent.test:${hooks.port}/sneaky` });
+  const byAddress = await webhookFlow(g, 'hook-ip', { url: `${hooks.url}/direct` });
+  await track(g, 'guard@people.test', 'hook-name');
+  await track(g, 'guard@people.test', 'hook-ip');
+  const viaName = await onlyExecution(g, byName, ['FAILED']);
+  assert.match(viaName.error, 'loopback');
+  await onlyExecution(g, byAddress, ['FAILED']);
+  assert.not.ok(hooks.requests.some((r) => r.path === '/sneaky' || r.path === '/direct'), 'nothing reached the receiver');
+  for (const address of ['10.1.2.3', '172.16.0.1', '192.168.1.1', '127.0.0.1', '169.254.169.254', '::1', 'fe80::1', 'fd00:ec2::254', '::ffff:10.0.0.1', '0.0.0.0', '100.64.0.1']) {
+    assert.type(refusedAddress(address, false), 'string', address);
+    assert.is(refusedAddress(address, true), null, `${address} with allowPrivate`);
+  }
+  for (const address of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '8.8.8.8']) assert.is(refusedAddress(address, false), null, address);
+});
+
+test.run();
