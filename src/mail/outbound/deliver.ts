@@ -22,6 +22,8 @@ export interface DeliveryOptions {
   relay?: string;
   /** Deliveries in progress at once per recipient domain; 5 unless set. */
   perDomainConcurrency?: number;
+  /** SMTP sessions open at once per MX host (or to the relay); 3 unless set. */
+  sessionsPerHost?: number;
   timeouts?: Partial<DeliveryTimeouts>;
 }
 
@@ -57,7 +59,7 @@ export interface Delivery {
 const DEFAULT_TIMEOUTS: DeliveryTimeouts = { connectMs: 30_000, greetingMs: 60_000, socketMs: 300_000, idleMs: 30_000 };
 const DEFAULT_PER_DOMAIN_CONCURRENCY = 5;
 /** Kept small: receiving servers throttle clients that open many sessions. */
-const SESSIONS_PER_HOST = 3;
+const DEFAULT_SESSIONS_PER_HOST = 3;
 const MESSAGES_PER_SESSION = 100;
 const TRANSACTIONAL_PRIORITY = 1;
 const BULK_PRIORITY = 0;
@@ -98,7 +100,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
   if (mode === 'relay' && !relay) throw new Error('delivery.relay is required in relay mode');
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const relayTargets = mode === 'relay' && relay ? [relayTarget(relay, hostname, timeouts)] : null;
-  const connections = createSmtpConnections({ perHost: SESSIONS_PER_HOST, messagesPerSession: MESSAGES_PER_SESSION, idleMs: timeouts.idleMs });
+  const connections = createSmtpConnections({ perHost: options.sessionsPerHost ?? DEFAULT_SESSIONS_PER_HOST, messagesPerSession: MESSAGES_PER_SESSION, idleMs: timeouts.idleMs });
   const limiter = createKeyedLimiter(options.perDomainConcurrency ?? DEFAULT_PER_DOMAIN_CONCURRENCY);
 
   async function targetsFor(domain: string): Promise<SmtpTarget[] | DeliveryResult> {
