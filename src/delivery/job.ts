@@ -31,8 +31,8 @@ export interface DeliveryJobOptions {
 /** Deliveries claimed (and finished ones written) together once this many places are free. */
 const CLAIM_BATCH = 32;
 
-/** Outcomes are written together: up to a claim batch of them, or what came within 10 ms. */
-const OUTCOME_BATCH = { items: CLAIM_BATCH, waitMs: 10 };
+/** Outcomes are written together: up to a claim batch of them, or what came within 5 ms (a job keeps its place until then). */
+const OUTCOME_BATCH = { items: CLAIM_BATCH, waitMs: 5 };
 
 /** The share of `delivery.concurrency` bulk mail may hold: the rest stays free for transactional mail. */
 export const bulkShare = (concurrency: number) => Math.max(1, concurrency - Math.ceil(concurrency / 5));
