@@ -63,6 +63,13 @@ const DEFAULT_SESSIONS_PER_HOST = 3;
 const MESSAGES_PER_SESSION = 100;
 const TRANSACTIONAL_PRIORITY = 1;
 const BULK_PRIORITY = 0;
+/**
+ * A domain's resolved route is reused this long: a drain to one domain resolves it (and builds its
+ * targets) a few times a second instead of once per message; DNS changes still show within a second.
+ * Failures are not kept.
+ */
+const ROUTE_REUSE_MS = 1000;
+const MAX_ROUTES = 10_000;
 /** Addresses tried per delivery, over all MX hosts (Postfix's smtp_mx_address_limit). */
 const MAX_ADDRESSES = 5;
 
@@ -103,8 +110,12 @@ export function createDelivery(options: DeliveryOptions): Delivery {
   const connections = createSmtpConnections({ perHost: options.sessionsPerHost ?? DEFAULT_SESSIONS_PER_HOST, messagesPerSession: MESSAGES_PER_SESSION, idleMs: timeouts.idleMs });
   const limiter = createKeyedLimiter(options.perDomainConcurrency ?? DEFAULT_PER_DOMAIN_CONCURRENCY);
 
+  const routes = new Map<string, { targets: SmtpTarget[]; until: number }>();
+
   async function targetsFor(domain: string): Promise<SmtpTarget[] | DeliveryResult> {
     if (relayTargets) return relayTargets;
+    const reused = routes.get(domain);
+    if (reused && reused.until > performance.now()) return reused.targets;
     const route = await resolveRoute(dns, domain);
     if (!route.ok) {
       const { reason: response, enhancedCode } = route;
@@ -113,7 +124,10 @@ export function createDelivery(options: DeliveryOptions): Delivery {
         : { status: 'deferred', code: null, response, host: null };
     }
     const hosts = route.hosts.flatMap((host) => host.addresses.map((address) => ({ name: host.name, address })));
-    return hosts.slice(0, MAX_ADDRESSES).map((host) => mxTarget(host, port, hostname, timeouts));
+    const targets = hosts.slice(0, MAX_ADDRESSES).map((host) => mxTarget(host, port, hostname, timeouts));
+    if (routes.size >= MAX_ROUTES) routes.clear();
+    routes.set(domain, { targets, until: performance.now() + ROUTE_REUSE_MS });
+    return targets;
   }
 
   async function deliverTo(domain: string, message: OutboundMessage): Promise<DeliveryResult> {
