@@ -38,6 +38,8 @@ export interface Config {
     perDomainConcurrency: number;
     /** Deliveries started per minute per project; 0 is no throttle. */
     throttlePerMinute: number;
+    /** Bulk (campaign) deliveries started per second per project; 0 is no limit. Transactional mail is never held by it. */
+    bulkPerSecond: number;
   };
   /** SMTP submission (587) for applications that speak only SMTP; off while `port` is null. */
   submission: { host: string; port: number | null };
@@ -83,9 +85,10 @@ const KEYS: { path: string; env: string; kind: Kind; def: unknown; oneOf?: strin
   { path: 'delivery.relay', env: 'POSTMILL_DELIVERY_RELAY', kind: 'nullableString', def: null },
   { path: 'delivery.port', env: 'POSTMILL_DELIVERY_PORT', kind: 'port', def: 25 },
   { path: 'delivery.maxAge', env: 'POSTMILL_DELIVERY_MAX_AGE', kind: 'count', def: 3 * 24 * 3600 },
-  { path: 'delivery.concurrency', env: 'POSTMILL_DELIVERY_CONCURRENCY', kind: 'count', def: 50, min: 1 },
+  { path: 'delivery.concurrency', env: 'POSTMILL_DELIVERY_CONCURRENCY', kind: 'count', def: 100, min: 1 },
   { path: 'delivery.perDomainConcurrency', env: 'POSTMILL_DELIVERY_PER_DOMAIN_CONCURRENCY', kind: 'count', def: 5, min: 1 },
   { path: 'delivery.throttlePerMinute', env: 'POSTMILL_DELIVERY_THROTTLE_PER_MINUTE', kind: 'count', def: 0 },
+  { path: 'delivery.bulkPerSecond', env: 'POSTMILL_DELIVERY_BULK_PER_SECOND', kind: 'count', def: 0 },
   { path: 'adminToken', env: 'POSTMILL_ADMIN_TOKEN', kind: 'nullableString', def: null },
   { path: 'scanners.spamd', env: 'POSTMILL_SCANNERS_SPAMD', kind: 'nullableString', def: null },
   { path: 'scanners.clamd', env: 'POSTMILL_SCANNERS_CLAMD', kind: 'nullableString', def: null },

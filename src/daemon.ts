@@ -56,6 +56,8 @@ export async function startDaemon(config: Config): Promise<Daemon> {
     mode: config.delivery.mode,
     ...(config.delivery.relay ? { relay: config.delivery.relay } : {}),
     perDomainConcurrency: config.delivery.perDomainConcurrency,
+    // one session per place: a delivery that holds one of its domain's places never queues for a session
+    sessionsPerHost: config.delivery.perDomainConcurrency,
   });
   runner.register(
     DELIVER_JOB,
@@ -64,6 +66,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
       throttle: new SendThrottle(clock, config.delivery.throttlePerMinute),
       concurrency: config.delivery.concurrency,
       maxAgeMs: config.delivery.maxAge * 1000,
+      bulkPerSecond: config.delivery.bulkPerSecond,
     }),
   );
 

@@ -103,8 +103,8 @@ test('queue depth and oldest age by job kind and lane, reactor lag, store and WA
       .run(now - 90_000, now - 90_000, now - 90_000),
   );
   let text = await scrape();
-  assert.is(sample(text, 'postmill_jobs', { kind: 'reactor.test', lane: 'none', status: 'queued' }), 1);
-  assert.ok(sample(text, 'postmill_jobs_oldest_due_age_seconds', { kind: 'reactor.test', lane: 'none' })! >= 90);
+  assert.is(sample(text, 'postmill_jobs', { kind: 'reactor.test', lane: 'transactional', status: 'queued' }), 1);
+  assert.ok(sample(text, 'postmill_jobs_oldest_due_age_seconds', { kind: 'reactor.test', lane: 'transactional' })! >= 90);
   assert.ok(sample(text, 'postmill_reactor_lag_seconds')! >= 90);
   assert.ok(sample(text, 'postmill_store_bytes')! > 0);
   assert.ok(sample(text, 'postmill_store_wal_bytes')! >= 0);
@@ -113,15 +113,10 @@ test('queue depth and oldest age by job kind and lane, reactor lag, store and WA
   text = await scrape();
   assert.ok(sample(text, 'postmill_reactor_lag_seconds')! >= 150);
 
-  // Once the jobs table carries lanes (the delivery lanes migration), the gauges split by lane.
-  withStore((db) => {
-    db.exec('ALTER TABLE jobs ADD COLUMN lane TEXT');
-    db.prepare(`INSERT INTO jobs (kind, payload, run_at, max_attempts, created_at, updated_at, lane) VALUES ('reactor.test', '{}', ?, 5, ?, ?, 'bulk')`).run(
-      now,
-      now,
-      now,
-    );
-  });
+  // The gauges split by delivery lane (jobs.lane: 0 transactional, 1 bulk).
+  withStore((db) =>
+    db.prepare(`INSERT INTO jobs (kind, payload, run_at, max_attempts, created_at, updated_at, lane) VALUES ('reactor.test', '{}', ?, 5, ?, ?, 1)`).run(now, now, now),
+  );
   text = await scrape();
   assert.is(sample(text, 'postmill_jobs', { kind: 'reactor.test', lane: 'bulk', status: 'queued' }), 1);
 });

@@ -14,10 +14,22 @@ interface Pending {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-function createCommitter(bus: Bus): Committer {
+/**
+ * When a committer writes: by default at the end of the turn. Writes nobody waits on quickly (the
+ * outcomes of deliveries) can wait up to `waitMs` for `items` of them, so one commit carries many.
+ */
+export interface Batching {
+  items: number;
+  waitMs: number;
+}
+
+export function createCommitter(bus: Bus, batching?: Batching): Committer {
   let queue: Pending[] = [];
+  let timer: NodeJS.Timeout | null = null;
 
   const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
     const batch = queue;
     queue = [];
     const outcomes: Outcome[] = [];
@@ -45,8 +57,11 @@ function createCommitter(bus: Bus): Committer {
 
   return <T>(fn: () => T) =>
     new Promise<T>((resolve, reject) => {
-      if (queue.length === 0) setImmediate(flush);
+      if (!batching && queue.length === 0) setImmediate(flush);
       queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      if (!batching) return;
+      if (queue.length === batching.items) setImmediate(flush);
+      else if (queue.length === 1) timer = setTimeout(flush, batching.waitMs);
     });
 }
 

@@ -41,7 +41,7 @@ async function fanOutBatch(ctx: Ctx, campaign: Campaign): Promise<boolean> {
     if (!isCurrent(findCampaignById(ctx.db, campaign.projectId, campaign.id), campaign.sendRound)) return;
     addressed.forEach(({ recipient, emailId }, i) => {
       const { contact } = recipient;
-      if (addRecipient(ctx.db, campaign.id, contact.id, emailId)) storeMessage(ctx, content, { contactId: contact.id, email: contact.email }, emailId, composed[i]!);
+      if (addRecipient(ctx.db, campaign.id, contact.id, emailId)) storeMessage(ctx, content, { contactId: contact.id, email: contact.email }, emailId, composed[i]!, 'bulk');
     });
     const skipped = batch.filter((c) => suppressed.has(c.email.toLowerCase()) && addRecipient(ctx.db, campaign.id, c.id, null)).length;
     advanceWalk(ctx.db, campaign.id, batch[batch.length - 1]!.id, skipped);

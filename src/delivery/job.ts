@@ -1,16 +1,19 @@
+import { createCommitter } from '../bus/group-commit.js';
 import { iso } from '../clock.js';
 import { EMAIL_EVENTS } from '../events/catalogue.js';
 import type { Ctx } from '../context.js';
 import { recordBounce } from '../bounces/record.js';
 import { dkimFor } from '../domains/signing.js';
 import { emailEventBase } from '../emails/present.js';
+import { unpackMessage } from '../emails/packing.js';
 import type { DeliverPayload } from '../emails/service.js';
 import { verpAddress } from '../inbound/classify/verp.js';
 import type { JobHandler, Reschedule } from '../jobs/runner.js';
 import type { Delivery, DeliveryResult } from '../mail/outbound/deliver.js';
 import { suppressionWithholding } from '../suppressions/policy.js';
+import { BulkPacer } from './bulk-pacer.js';
 import { retryDelayMs } from './schedule.js';
-import { findEmailById, markDeferred, markDelivered, messageOf, setEmailStatus, storeSigned, type Email } from '../emails/store.js';
+import { findDeliveries, findDelivery, markDeferred, markDelivered, setEmailStatus, storeSigned, type Email, type StoredDelivery } from '../emails/store.js';
 import type { SendThrottle } from './throttle.js';
 
 const FINAL = new Set(['delivered', 'bounced', 'failed', 'suppressed']);
@@ -21,7 +24,18 @@ export interface DeliveryJobOptions {
   concurrency: number;
   /** Deferred mail older than this ends as a transient bounce. */
   maxAgeMs: number;
+  /** `delivery.bulkPerSecond`: bulk deliveries started per second per project; 0 or absent is no limit. */
+  bulkPerSecond?: number;
 }
+
+/** Deliveries claimed (and finished ones written) together once this many places are free. */
+const CLAIM_BATCH = 32;
+
+/** Outcomes are written together: up to a claim batch of them, or what came within 5 ms (a job keeps its place until then). */
+const OUTCOME_BATCH = { items: CLAIM_BATCH, waitMs: 5 };
+
+/** The share of `delivery.concurrency` bulk mail may hold: the rest stays free for transactional mail. */
+export const bulkShare = (concurrency: number) => Math.max(1, concurrency - Math.ceil(concurrency / 5));
 
 interface Outgoing {
   raw: Buffer;
@@ -29,28 +43,25 @@ interface Outgoing {
   freshlySigned: boolean;
 }
 
-/** The bytes to send: signed with the sender domain's DKIM key once; a stored signed copy is reused. */
-async function outgoing(ctx: Ctx, email: Email): Promise<Outgoing | null> {
-  const message = messageOf(ctx.db, email.id);
-  if (!message) return null;
-  if (message.signed) return { raw: message.raw, freshlySigned: false };
-  const key = dkimFor(ctx, email.projectId, email.senderDomain);
-  if (!key) return { raw: message.raw, freshlySigned: false }; // the domain lost its verification after acceptance: send unsigned rather than lose it
-  return { raw: await ctx.mailThreads.sign(message.raw, key), freshlySigned: true };
+/** The bytes to send: signed on a mail thread with the sender domain's DKIM key once; a stored signed copy is reused. */
+async function outgoing(ctx: Ctx, stored: StoredDelivery): Promise<Outgoing> {
+  const { email, message } = stored;
+  const key = stored.signed ? null : dkimFor(ctx, email.projectId, email.senderDomain);
+  // no key: the domain lost its verification after acceptance; send unsigned rather than lose it
+  if (!key) return { raw: unpackMessage(message), freshlySigned: false };
+  return { raw: await ctx.mailThreads.sign(message, key, ctx.clock.now()), freshlySigned: true };
 }
 
 function recordDelivered(ctx: Ctx, email: Email, response: string): void {
-  ctx.bus.tx(() => {
-    const now = ctx.clock.now();
-    markDelivered(ctx.db, email.id, response, now);
-    ctx.bus.emit({
-      projectId: email.projectId,
-      name: EMAIL_EVENTS.delivery,
-      contactId: email.contactId,
-      emailId: email.id,
-      data: { ...emailEventBase(email), deliveredAt: iso(now) },
-      at: now,
-    });
+  const now = ctx.clock.now();
+  markDelivered(ctx.db, email.id, response, now);
+  ctx.bus.emit({
+    projectId: email.projectId,
+    name: EMAIL_EVENTS.delivery,
+    contactId: email.contactId,
+    emailId: email.id,
+    data: { ...emailEventBase(email), deliveredAt: iso(now) },
+    at: now,
   });
 }
 
@@ -70,25 +81,42 @@ function settle(ctx: Ctx, email: Email, message: Outgoing, result: DeliveryResul
 
 /**
  * The durable `email.deliver` job: one email to its recipient's MX (or the relay), signed once,
- * with the VERP return path. Safe to run twice: a final status ends it at once.
+ * with the VERP return path. Bulk-lane jobs keep to the project's bulk rate and wait behind
+ * transactional mail for a place at their destination. Outcomes are written in the group
+ * transaction of the turn (one commit for every delivery that finished in it). Safe to run twice:
+ * a final status ends it at once.
  */
 export function deliveryJob(ctx: Ctx, opts: DeliveryJobOptions): JobHandler<DeliverPayload> {
+  const commit = createCommitter(ctx.bus, OUTCOME_BATCH);
+  const pacer = new BulkPacer(ctx.clock, opts.bulkPerSecond ?? 0);
+  /** Emails read for jobs just claimed, until their run takes them. */
+  const prepared = new Map<string, StoredDelivery>();
   return {
     concurrency: opts.concurrency,
+    bulkConcurrency: bulkShare(opts.concurrency),
+    claimBatch: CLAIM_BATCH,
+    prepare(jobs) {
+      const wanted = jobs.flatMap((job) => (job.projectId ? [{ projectId: job.projectId, emailId: job.payload.emailId }] : []));
+      for (const [id, stored] of findDeliveries(ctx.db, wanted)) prepared.set(id, stored);
+    },
     async run(job) {
-      const email = job.projectId ? findEmailById(ctx.db, job.projectId, job.payload.emailId) : null;
-      if (!email || FINAL.has(email.status)) return;
+      const { emailId } = job.payload;
+      const stored = prepared.get(emailId) ?? (job.projectId ? findDelivery(ctx.db, job.projectId, emailId) : null);
+      prepared.delete(emailId);
+      if (!stored || FINAL.has(stored.email.status)) return;
+      const { email } = stored;
       if (suppressionWithholding(ctx.db, email.projectId, email.to, email)) {
-        setEmailStatus(ctx.db, email.id, 'suppressed', null, ctx.clock.now());
-        return;
+        return commit(() => setEmailStatus(ctx.db, email.id, 'suppressed', null, ctx.clock.now()));
       }
-      const waitUntil = opts.throttle.take(email.projectId);
-      if (waitUntil !== null) return { retryAt: waitUntil, reason: 'project send throttle' };
-      const message = await outgoing(ctx, email);
-      if (!message) return;
-      const result = await opts.delivery.deliver({ from: verpAddress(email.id, email.senderDomain), to: email.to, raw: message.raw });
+      const throttled = opts.throttle.take(email.projectId);
+      if (throttled !== null) return { retryAt: throttled, reason: 'project send throttle' };
+      const bulk = job.lane === 'bulk';
+      const paced = bulk ? pacer.take(email.projectId) : null;
+      if (paced !== null) return { retryAt: paced, reason: 'delivery.bulkPerSecond' };
+      const message = await outgoing(ctx, stored);
+      const result = await opts.delivery.deliver({ from: verpAddress(email.id, email.senderDomain), to: email.to, raw: message.raw, bulk });
       ctx.metrics.delivery(result.status, email.to);
-      return settle(ctx, email, message, result, opts.maxAgeMs);
+      return commit(() => settle(ctx, email, message, result, opts.maxAgeMs));
     },
   };
 }

@@ -1,6 +1,7 @@
 import { iso } from '../clock.js';
 import { EMAIL_EVENTS } from '../events/catalogue.js';
 import type { Ctx } from '../context.js';
+import type { Lane } from '../jobs/queue.js';
 import { emailEventBase } from './present.js';
 import type { PackedMessage } from './packing.js';
 import { insertEmail, type Email } from './store.js';
@@ -14,13 +15,15 @@ export interface DeliverPayload {
 /**
  * Accepts a composed email for delivery: the record and its message, the durable delivery
  * job and the email.sent event, all in the caller's transaction (or one of their own).
+ * `lane`: transactional mail (the default) is delivered ahead of bulk (campaign) mail, and only
+ * bulk mail keeps to `delivery.bulkPerSecond`.
  */
-export function queueEmail(ctx: Ctx, email: Email, message: PackedMessage): void {
+export function queueEmail(ctx: Ctx, email: Email, message: PackedMessage, lane: Lane = 'transactional'): void {
   ctx.bus.tx(() => {
     insertEmail(ctx.db, email, message);
     const payload: DeliverPayload = { emailId: email.id };
     // no unique key: the email id is new (its insert above would fail otherwise), so is the job
-    ctx.jobs.enqueue(DELIVER_JOB, payload, { projectId: email.projectId });
+    ctx.jobs.enqueue(DELIVER_JOB, payload, { projectId: email.projectId, lane });
     ctx.bus.emit({
       projectId: email.projectId,
       name: EMAIL_EVENTS.sent,

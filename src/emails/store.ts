@@ -1,5 +1,5 @@
 import { sql, type Db } from '../store/db.js';
-import { packMessage, unpackMessage, type PackedMessage } from './packing.js';
+import { packMessage, type PackedMessage } from './packing.js';
 
 export const EMAIL_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'deferred', 'bounced', 'failed', 'suppressed'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
@@ -150,11 +150,40 @@ export function countEmailsOfTemplate(db: Db, projectId: string, templateId: str
 }
 
 // Delivery and feedback outcomes.
-export function messageOf(db: Db, emailId: string): { raw: Buffer; signed: boolean } | null {
-  const row = sql(db, 'SELECT raw, signed, deflated FROM email_messages WHERE email_id = ?').get(emailId) as
-    | { raw: Buffer; signed: number; deflated: number }
-    | undefined;
-  return row ? { raw: unpackMessage({ bytes: row.raw, deflated: row.deflated === 1 }), signed: row.signed === 1 } : null;
+/** An email with its stored message, as delivery reads it: one query. */
+export interface StoredDelivery {
+  email: Email;
+  message: PackedMessage;
+  /** The stored message carries its DKIM signature already (an earlier attempt signed it). */
+  signed: boolean;
+}
+
+type DeliveryRow = EmailRow & { raw: Buffer; signed: number; deflated: number };
+
+const toDelivery = (row: DeliveryRow): StoredDelivery => ({
+  email: toEmail(row),
+  message: { bytes: row.raw, deflated: row.deflated === 1 },
+  signed: row.signed === 1,
+});
+
+export function findDelivery(db: Db, projectId: string, emailId: string): StoredDelivery | null {
+  const row = sql(
+    db,
+    `SELECT ${EMAIL_COLUMNS}, raw, signed, deflated FROM emails JOIN email_messages ON email_id = id WHERE project_id = ? AND id = ?`,
+  ).get(projectId, emailId) as DeliveryRow | undefined;
+  return row ? toDelivery(row) : null;
+}
+
+/** Several of them at once, each named by its project and id; answers those found, by email id. */
+export function findDeliveries(db: Db, wanted: { projectId: string; emailId: string }[]): Map<string, StoredDelivery> {
+  const rows = sql(
+    db,
+    `WITH wanted AS (SELECT json_extract(value, '$.emailId') AS wanted_id, json_extract(value, '$.projectId') AS wanted_project FROM json_each(?))
+     SELECT ${EMAIL_COLUMNS}, raw, signed, deflated FROM wanted
+     JOIN emails ON id = wanted_id AND project_id = wanted_project
+     JOIN email_messages ON email_id = id`,
+  ).all(JSON.stringify(wanted)) as DeliveryRow[];
+  return new Map(rows.map((row) => [row.id, toDelivery(row)]));
 }
 
 /** The signed message replaces the unsigned one, so later attempts send the very same bytes. */

@@ -1,9 +1,15 @@
 import type { Clock } from '../clock.js';
 import { parseJson, sql, type Db } from '../store/db.js';
 
+/** Delivery lanes: transactional jobs of a kind are claimed before its bulk (campaign) jobs. */
+export const LANES = ['transactional', 'bulk'] as const;
+export type Lane = (typeof LANES)[number];
+
 export interface Job<P = unknown> {
   id: number;
   kind: string;
+  /** Absent means transactional. */
+  lane?: Lane;
   projectId: string | null;
   payload: P;
   attempts: number;
@@ -20,11 +26,14 @@ export interface EnqueueOptions {
   uniqueKey?: string;
   /** A second enqueue with the same key is ignored while the first waits and has not started: coalesces bursts. */
   coalesceKey?: string;
+  /** Transactional unless said otherwise. */
+  lane?: Lane;
 }
 
 interface JobRow {
   id: number;
   kind: string;
+  lane: number;
   project_id: string | null;
   payload: string;
   attempts: number;
@@ -36,6 +45,7 @@ interface JobRow {
 const toJob = (row: JobRow): Job => ({
   id: row.id,
   kind: row.kind,
+  lane: LANES[row.lane] ?? 'transactional',
   projectId: row.project_id,
   payload: parseJson(row.payload, {}),
   attempts: row.attempts,
@@ -49,11 +59,14 @@ export const DEFAULT_MAX_ATTEMPTS = 5;
 /** Durable job rows. Call enqueue inside the transaction that makes the job necessary. */
 export class JobQueue {
   private onEnqueue: (kind: string, runAt: number) => void = () => {};
+  private readonly inTransaction: (fn: () => void) => void;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.inTransaction = db.transaction((fn: () => void) => fn());
+  }
 
   /** The runner listens here so new work starts without polling. */
   setListener(fn: (kind: string, runAt: number) => void): void {
@@ -65,10 +78,11 @@ export class JobQueue {
     const runAt = opts.runAt ?? now;
     const info = sql(
       this.db,
-      `INSERT INTO jobs (kind, project_id, payload, run_at, max_attempts, unique_key, coalesce_key, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      `INSERT INTO jobs (kind, lane, project_id, payload, run_at, max_attempts, unique_key, coalesce_key, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     ).run(
       kind,
+      LANES.indexOf(opts.lane ?? 'transactional'),
       opts.projectId ?? null,
       JSON.stringify(payload ?? {}),
       runAt,
@@ -83,19 +97,35 @@ export class JobQueue {
     return Number(info.lastInsertRowid);
   }
 
-  /** Due means run_at <= now; pass the `now` of the whole pass so nothing falls between two clock reads. */
-  claim(kind: string, limit: number, leaseMs: number, now = this.clock.now()): Job[] {
+  /**
+   * Claims up to `limit` due jobs of `kind`, transactional ones first, then at most `bulkLimit` bulk
+   * ones; oldest first within a lane. Due means run_at <= now; pass the `now` of the whole pass so
+   * nothing falls between two clock reads.
+   */
+  claim(kind: string, limit: number, leaseMs: number, now = this.clock.now(), bulkLimit = limit): Job[] {
+    const claimed = this.claimLane(kind, 'transactional', limit, leaseMs, now);
+    const bulk = Math.min(limit - claimed.length, bulkLimit);
+    return bulk > 0 ? claimed.concat(this.claimLane(kind, 'bulk', bulk, leaseMs, now)) : claimed;
+  }
+
+  private claimLane(kind: string, lane: Lane, limit: number, leaseMs: number, now: number): Job[] {
     const rows = sql(
       this.db,
       `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ?, updated_at = ?
-       WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' AND kind = ? AND run_at <= ? ORDER BY run_at, id LIMIT ?)
-       RETURNING id, kind, project_id, payload, attempts, max_attempts, run_at, created_at`,
-    ).all(now + leaseMs, now, kind, now, limit) as JobRow[];
-    return rows.map(toJob);
+       WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' AND kind = ? AND lane = ? AND run_at <= ? ORDER BY run_at, id LIMIT ?)
+       RETURNING id, kind, lane, project_id, payload, attempts, max_attempts, run_at, created_at`,
+    ).all(now + leaseMs, now, kind, LANES.indexOf(lane), now, limit) as JobRow[];
+    // RETURNING keeps no order
+    return rows.sort((a, b) => a.run_at - b.run_at || a.id - b.id).map(toJob);
   }
 
-  complete(id: number): void {
-    sql(this.db, 'DELETE FROM jobs WHERE id = ?').run(id);
+  /** Runs fn in one transaction: a pass of the runner writes its settled jobs and its claims with one commit. */
+  batch(fn: () => void): void {
+    this.inTransaction(fn);
+  }
+
+  completeAll(ids: number[]): void {
+    sql(this.db, 'DELETE FROM jobs WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(ids));
   }
 
   retry(id: number, runAt: number, error: string | null): void {
@@ -116,12 +146,17 @@ export class JobQueue {
     return sql(this.db, `UPDATE jobs SET status = 'queued', locked_until = NULL WHERE status = 'running'`).run().changes;
   }
 
+  /** The earliest run_at after `after` among queued jobs of `kinds`: one index seek per kind and lane. */
   nextRunAfter(kinds: string[], after: number): number | null {
-    if (kinds.length === 0) return null;
-    const row = sql(
-      this.db,
-      `SELECT MIN(run_at) AS t FROM jobs WHERE status = 'queued' AND kind IN (SELECT value FROM json_each(?)) AND run_at > ?`,
-    ).get(JSON.stringify(kinds), after) as { t: number | null };
-    return row.t;
+    let next: number | null = null;
+    for (const kind of kinds) {
+      for (let lane = 0; lane < LANES.length; lane++) {
+        const runAt = sql(this.db, `SELECT run_at FROM jobs WHERE status = 'queued' AND kind = ? AND lane = ? AND run_at > ? ORDER BY run_at LIMIT 1`)
+          .pluck()
+          .get(kind, lane, after) as number | undefined;
+        if (runAt !== undefined && (next === null || runAt < next)) next = runAt;
+      }
+    }
+    return next;
   }
 }

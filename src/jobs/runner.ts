@@ -11,17 +11,39 @@ export interface Reschedule {
 
 export interface JobHandler<P = unknown> {
   concurrency: number;
+  /** At most this many bulk-lane jobs at once (default: all of `concurrency`); the rest stays free for the transactional lane. */
+  bulkConcurrency?: number;
+  /**
+   * Claim once this many places are free (default 1), or when a place has been free for
+   * CLAIM_WAIT_MS: busy kinds claim, and write what became of their finished jobs, in batches.
+   */
+  claimBatch?: number;
+  /** Reads what just-claimed jobs need, inside the claim's transaction: one query for the batch instead of one per job. */
+  prepare?(jobs: Job<P>[]): void;
   run(job: Job<P>): Promise<Reschedule | void>;
 }
 
 const LEASE_MS = 10 * 60_000;
+/** The longest a free place waits for others to free up before it is claimed for alone. */
+const CLAIM_WAIT_MS = 20;
+/** Finished jobs whose rows wait for the next claim; past this many they are written at once. */
+const MAX_SETTLED = 256;
 /** The longest sleep: a safety net for clock shifts and work enqueued by other processes. */
 const MAX_SLEEP_MS = 30_000;
 
-/** Runs durable jobs: claims due rows per kind up to its concurrency, wakes at the next run_at. */
+/**
+ * Runs durable jobs: claims due rows per kind up to its concurrency (transactional lane first),
+ * wakes at the next run_at. What became of finished jobs is written with the next pass's claims,
+ * in one transaction: one commit per pass, however many jobs finished since the last one.
+ */
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
-  private readonly running = new Map<string, number>();
+  private readonly running = new Map<string, { all: number; bulk: number }>();
+  /** Finished jobs whose rows go with the next claims: the completed ones (deleted together), and the others' updates. */
+  private completed: number[] = [];
+  private settled: (() => void)[] = [];
+  /** Kinds waiting for more free places (claimBatch), with the timer that ends the wait. */
+  private readonly batching = new Map<string, NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   /** When the timer fires: the earliest future run_at known, found by the last full pass or told since. */
@@ -43,7 +65,7 @@ export class JobRunner {
 
   register<P>(kind: string, handler: JobHandler<P>): void {
     this.handlers.set(kind, handler as JobHandler);
-    this.running.set(kind, 0);
+    this.running.set(kind, { all: 0, bulk: 0 });
   }
 
   start(): void {
@@ -73,8 +95,10 @@ export class JobRunner {
   async stop(timeoutMs: number): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    for (const timer of this.batching.values()) clearTimeout(timer);
     const deadline = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
     await Promise.race([Promise.allSettled([...this.inFlight]).then(() => undefined), deadline]);
+    this.queue.batch(() => this.writeSettled());
     this.abandoned = true;
   }
 
@@ -86,23 +110,75 @@ export class JobRunner {
     this.dirty.clear();
     // One instant for the pass: a job claimed as not yet due is then found as the next future one.
     const now = this.clock.now();
-    for (const kind of kinds) {
-      const handler = this.handlers.get(kind);
-      if (!handler) continue;
-      const free = handler.concurrency - (this.running.get(kind) ?? 0);
-      if (free <= 0) continue;
-      for (const job of this.queue.claim(kind, free, LEASE_MS, now)) this.launch(kind, handler, job);
-    }
+    this.claim(
+      kinds.filter((kind) => this.mayClaim(kind)),
+      now,
+    );
     // Only a full pass looks for the next future job; in between, future jobs announce themselves (expect).
     if (full) this.armTimer(now);
   }
 
-  private launch(kind: string, handler: JobHandler, job: Job): void {
-    this.running.set(kind, (this.running.get(kind) ?? 0) + 1);
+  /** One transaction: the rows of finished jobs, then the claims for `kinds`; launches what was claimed. */
+  private claim(kinds: string[], now: number): void {
+    if (kinds.length === 0 && this.completed.length + this.settled.length < MAX_SETTLED) return;
+    const claimed: Job[] = [];
+    this.queue.batch(() => {
+      this.writeSettled();
+      for (const kind of kinds) {
+        const handler = this.handlers.get(kind)!;
+        const running = this.running.get(kind)!;
+        const free = handler.concurrency - running.all;
+        const bulkFree = Math.max((handler.bulkConcurrency ?? handler.concurrency) - running.bulk, 0);
+        const jobs = free > 0 ? this.queue.claim(kind, free, LEASE_MS, now, bulkFree) : [];
+        if (jobs.length > 0) handler.prepare?.(jobs);
+        claimed.push(...jobs);
+      }
+    });
+    for (const job of claimed) this.launch(job);
+  }
+
+  /** Whether to claim for `kind` now: enough places are free, or a free place has waited CLAIM_WAIT_MS for others. */
+  private mayClaim(kind: string): boolean {
+    const handler = this.handlers.get(kind);
+    const running = this.running.get(kind);
+    if (!handler || !running) return false;
+    const free = handler.concurrency - running.all;
+    if (free <= 0) return false;
+    if (free >= Math.min(handler.claimBatch ?? 1, handler.concurrency)) {
+      clearTimeout(this.batching.get(kind));
+      this.batching.delete(kind);
+      return true;
+    }
+    if (!this.batching.has(kind)) {
+      const timer = setTimeout(() => {
+        this.batching.delete(kind);
+        if (!this.stopped) this.claim([kind], this.clock.now());
+      }, CLAIM_WAIT_MS);
+      timer.unref();
+      this.batching.set(kind, timer);
+    }
+    return false;
+  }
+
+  private writeSettled(): void {
+    const [completed, settled] = [this.completed, this.settled];
+    this.completed = [];
+    this.settled = [];
+    if (completed.length > 0) this.queue.completeAll(completed);
+    for (const write of settled) write();
+  }
+
+  private launch(job: Job): void {
+    const handler = this.handlers.get(job.kind)!;
+    const running = this.running.get(job.kind)!;
+    const bulk = job.lane === 'bulk' ? 1 : 0;
+    running.all++;
+    running.bulk += bulk;
     const done = this.execute(handler, job).finally(() => {
-      this.running.set(kind, (this.running.get(kind) ?? 1) - 1);
+      running.all--;
+      running.bulk -= bulk;
       this.inFlight.delete(done);
-      this.wake(kind);
+      this.wake(job.kind);
     });
     this.inFlight.add(done);
   }
@@ -112,13 +188,13 @@ export class JobRunner {
       const outcome = await handler.run(job);
       if (this.abandoned) return; // the store is closed; the row stays running and is recovered on next start
       if (outcome) this.retry(job, outcome.retryAt, outcome.reason ?? null);
-      else this.queue.complete(job.id);
+      else this.completed.push(job.id);
     } catch (err) {
       if (this.abandoned) return;
       const message = err instanceof Error ? err.message : String(err);
       if (job.attempts >= job.maxAttempts) {
         this.log.error('job failed for good', { kind: job.kind, id: job.id, attempts: job.attempts, error: message });
-        this.queue.fail(job.id, message);
+        this.settled.push(() => this.queue.fail(job.id, message));
       } else {
         this.log.warn('job failed, will retry', { kind: job.kind, id: job.id, attempts: job.attempts, error: message });
         this.retry(job, this.clock.now() + backoffMs(job.attempts), message);
@@ -127,7 +203,7 @@ export class JobRunner {
   }
 
   private retry(job: Job, at: number, reason: string | null): void {
-    this.queue.retry(job.id, at, reason);
+    this.settled.push(() => this.queue.retry(job.id, at, reason));
     this.expect(at);
   }
 

@@ -3,6 +3,7 @@
 // own rules (who receives, what a refusal means).
 import type { Ctx } from '../context.js';
 import { queueEmail } from '../emails/service.js';
+import type { Lane } from '../jobs/queue.js';
 import { newEmailRecord, type Email } from '../emails/store.js';
 import { validationFailed } from '../errors.js';
 import { MB } from '../http/json-body.js';
@@ -87,8 +88,11 @@ export interface StoredRecipient {
   email: string;
 }
 
-/** In the caller's transaction: the email record with its message, the delivery job and email.sent. */
-export function storeMessage(ctx: Ctx, content: MessageContent, to: StoredRecipient, emailId: string, composed: Composition): Email {
+/**
+ * In the caller's transaction: the email record with its message, the delivery job and email.sent.
+ * `lane`: bulk for campaign audiences (delivered behind transactional mail, at delivery.bulkPerSecond).
+ */
+export function storeMessage(ctx: Ctx, content: MessageContent, to: StoredRecipient, emailId: string, composed: Composition, lane: Lane = 'transactional'): Email {
   const email = newEmailRecord(
     {
       id: emailId,
@@ -109,6 +113,6 @@ export function storeMessage(ctx: Ctx, content: MessageContent, to: StoredRecipi
     },
     ctx.clock.now(),
   );
-  queueEmail(ctx, email, composed.message);
+  queueEmail(ctx, email, composed.message, lane);
   return email;
 }

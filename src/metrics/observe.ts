@@ -33,7 +33,7 @@ export function observeDaemon(ctx: Ctx): void {
     registers,
     collect() {
       this.reset();
-      for (const g of jobs.rows) this.set({ kind: g.kind, lane: g.lane ?? 'none', status: g.status }, g.count);
+      for (const g of jobs.rows) this.set({ kind: g.kind, lane: g.lane, status: g.status }, g.count);
     },
   });
   new Gauge({
@@ -44,7 +44,7 @@ export function observeDaemon(ctx: Ctx): void {
     collect() {
       this.reset();
       const { at, rows } = jobs;
-      for (const g of rows) if (g.status === 'queued') this.set({ kind: g.kind, lane: g.lane ?? 'none' }, ageSeconds(g.oldestDueAt, at));
+      for (const g of rows) if (g.status === 'queued') this.set({ kind: g.kind, lane: g.lane }, ageSeconds(g.oldestDueAt, at));
     },
   });
   new Gauge({

@@ -20,6 +20,8 @@ export interface SinkOptions {
   tls?: boolean;
   /** Hide STARTTLS from EHLO; defaults to `!tls`. */
   hideSTARTTLS?: boolean;
+  /** Close a client's session after this long without a command (smtp-server's socketTimeout). */
+  idleTimeoutMs?: number;
 }
 
 export interface SmtpSink {
@@ -27,6 +29,8 @@ export interface SmtpSink {
   messages: SinkMessage[];
   /** Decides the answer to each RCPT TO; later calls replace the decider. */
   onRecipient(decide: (rcpt: string) => RecipientAnswer): void;
+  /** Messages to recipients `match` accepts get their answer (and are kept) only once the returned function is called. */
+  hold(match: (rcpt: string) => boolean): () => void;
   /** Resolves once `count` messages have arrived, rejects after `timeoutMs`. */
   waitFor(count: number, timeoutMs: number): Promise<SinkMessage[]>;
   /** Connections accepted since the start. */
@@ -47,6 +51,7 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
   const messages: SinkMessage[] = [];
   const waiters = new Set<() => void>();
   let decide: (rcpt: string) => RecipientAnswer = () => null;
+  const holds: { match: (rcpt: string) => boolean; released: Promise<void> }[] = [];
   let connections = 0;
   const { auth, tls = false } = options;
 
@@ -71,6 +76,7 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
     disableReverseLookup: true,
     hideSTARTTLS: options.hideSTARTTLS ?? !tls,
     closeTimeout: CLOSE_TIMEOUT_MS,
+    ...(options.idleTimeoutMs ? { socketTimeout: options.idleTimeoutMs } : {}),
     onConnect(_session, callback) {
       connections++;
       callback();
@@ -82,8 +88,9 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
+      stream.on('end', async () => {
         const { mailFrom, rcptTo } = session.envelope;
+        for (const h of holds) if (rcptTo.some((rcpt) => h.match(rcpt.address))) await h.released;
         messages.push({
           mailFrom: mailFrom ? mailFrom.address : '',
           rcptTo: rcptTo.map((rcpt) => rcpt.address),
@@ -114,6 +121,11 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
     messages,
     onRecipient(fn) {
       decide = fn;
+    },
+    hold(match) {
+      let release = () => {};
+      holds.push({ match, released: new Promise<void>((resolve) => (release = resolve)) });
+      return release;
     },
     get connections() {
       return connections;

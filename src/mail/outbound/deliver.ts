@@ -2,9 +2,9 @@ import { domainToASCII } from 'node:url';
 import type { Dns } from '../../dns/resolver.js';
 import type { Attempt } from './attempt.js';
 import { createKeyedLimiter } from './keyed-limiter.js';
-import { createSmtpPools, type WireMessage } from './pools.js';
+import { createSmtpConnections, type WireMessage } from './connections.js';
 import { resolveRoute } from './route.js';
-import { mxTarget, relayTarget, sendVia, type SmtpTarget, type SmtpTimeouts } from './transport.js';
+import { mxTarget, relayTarget, type SmtpTarget, type SmtpTimeouts } from './transport.js';
 
 export interface DeliveryTimeouts extends SmtpTimeouts {
   /** A host's pooled connections are closed after this long without a message. */
@@ -22,6 +22,8 @@ export interface DeliveryOptions {
   relay?: string;
   /** Deliveries in progress at once per recipient domain; 5 unless set. */
   perDomainConcurrency?: number;
+  /** SMTP sessions open at once per MX host (or to the relay); 3 unless set. */
+  sessionsPerHost?: number;
   timeouts?: Partial<DeliveryTimeouts>;
 }
 
@@ -32,6 +34,8 @@ export interface OutboundMessage {
   to: string;
   /** The finished message, DKIM signature included; sent as is. */
   raw: Buffer;
+  /** Bulk (campaign) mail waits behind transactional mail for a place at its destination. */
+  bulk?: boolean;
 }
 
 /**
@@ -54,6 +58,18 @@ export interface Delivery {
 
 const DEFAULT_TIMEOUTS: DeliveryTimeouts = { connectMs: 30_000, greetingMs: 60_000, socketMs: 300_000, idleMs: 30_000 };
 const DEFAULT_PER_DOMAIN_CONCURRENCY = 5;
+/** Kept small: receiving servers throttle clients that open many sessions. */
+const DEFAULT_SESSIONS_PER_HOST = 3;
+const MESSAGES_PER_SESSION = 100;
+const TRANSACTIONAL_PRIORITY = 1;
+const BULK_PRIORITY = 0;
+/**
+ * A domain's resolved route is reused this long: a drain to one domain resolves it (and builds its
+ * targets) a few times a second instead of once per message; DNS changes still show within a second.
+ * Failures are not kept.
+ */
+const ROUTE_REUSE_MS = 1000;
+const MAX_ROUTES = 10_000;
 /** Addresses tried per delivery, over all MX hosts (Postfix's smtp_mx_address_limit). */
 const MAX_ADDRESSES = 5;
 
@@ -91,11 +107,15 @@ export function createDelivery(options: DeliveryOptions): Delivery {
   if (mode === 'relay' && !relay) throw new Error('delivery.relay is required in relay mode');
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const relayTargets = mode === 'relay' && relay ? [relayTarget(relay, hostname, timeouts)] : null;
-  const pools = createSmtpPools(timeouts.idleMs);
+  const connections = createSmtpConnections({ perHost: options.sessionsPerHost ?? DEFAULT_SESSIONS_PER_HOST, messagesPerSession: MESSAGES_PER_SESSION, idleMs: timeouts.idleMs });
   const limiter = createKeyedLimiter(options.perDomainConcurrency ?? DEFAULT_PER_DOMAIN_CONCURRENCY);
+
+  const routes = new Map<string, { targets: SmtpTarget[]; until: number }>();
 
   async function targetsFor(domain: string): Promise<SmtpTarget[] | DeliveryResult> {
     if (relayTargets) return relayTargets;
+    const reused = routes.get(domain);
+    if (reused && reused.until > performance.now()) return reused.targets;
     const route = await resolveRoute(dns, domain);
     if (!route.ok) {
       const { reason: response, enhancedCode } = route;
@@ -104,14 +124,17 @@ export function createDelivery(options: DeliveryOptions): Delivery {
         : { status: 'deferred', code: null, response, host: null };
     }
     const hosts = route.hosts.flatMap((host) => host.addresses.map((address) => ({ name: host.name, address })));
-    return hosts.slice(0, MAX_ADDRESSES).map((host) => mxTarget(host, port, hostname, timeouts));
+    const targets = hosts.slice(0, MAX_ADDRESSES).map((host) => mxTarget(host, port, hostname, timeouts));
+    if (routes.size >= MAX_ROUTES) routes.clear();
+    routes.set(domain, { targets, until: performance.now() + ROUTE_REUSE_MS });
+    return targets;
   }
 
   async function deliverTo(domain: string, message: OutboundMessage): Promise<DeliveryResult> {
     const targets = await targetsFor(domain);
     if (!Array.isArray(targets)) return targets;
     const wire: WireMessage = { envelope: { from: message.from, to: [message.to] }, raw: message.raw };
-    return tryInOrder(targets, (target) => sendVia(pools, target, wire));
+    return tryInOrder(targets, (target) => connections.send(target, wire));
   }
 
   let closed = false;
@@ -122,11 +145,11 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       if (!domain) {
         return { status: 'bounced', code: null, enhancedCode: '5.1.3', response: `invalid recipient address ${message.to}`, host: null };
       }
-      return limiter.run(domain, () => deliverTo(domain, message));
+      return limiter.run(domain, () => deliverTo(domain, message), message.bulk ? BULK_PRIORITY : TRANSACTIONAL_PRIORITY);
     },
     async close() {
       closed = true;
-      pools.close();
+      connections.close();
     },
   };
 }

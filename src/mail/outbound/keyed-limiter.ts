@@ -2,7 +2,8 @@ import PQueue from 'p-queue';
 
 /** Runs tasks with at most `concurrency` at a time per key (here: per destination domain). */
 export interface KeyedLimiter {
-  run<T>(key: string, task: () => Promise<T>): Promise<T>;
+  /** Waiting tasks of a higher `priority` start first (default 0); equal ones in order. */
+  run<T>(key: string, task: () => Promise<T>, priority?: number): Promise<T>;
 }
 
 export function createKeyedLimiter(concurrency: number): KeyedLimiter {
@@ -21,6 +22,6 @@ export function createKeyedLimiter(concurrency: number): KeyedLimiter {
   }
 
   return {
-    run: (key, task) => queueFor(key).add(task),
+    run: (key, task, priority = 0) => queueFor(key).add(task, { priority }),
   };
 }

@@ -1,6 +1,5 @@
-import type { SMTPPoolOptions } from 'nodemailer';
-import { attemptFromError, type Attempt } from './attempt.js';
-import type { SmtpPools, WireMessage } from './pools.js';
+import type { SMTPConnectionAuth, SMTPConnectionOptions } from 'nodemailer/lib/smtp-connection';
+import { parseConnectionUrl } from 'nodemailer/lib/shared';
 
 export interface SmtpTimeouts {
   /** TCP connect. */
@@ -13,25 +12,21 @@ export interface SmtpTimeouts {
 
 /** One SMTP server to hand mail to. */
 export interface SmtpTarget {
-  /** Names the connection pool; equal keys share connections. */
+  /** Names the server's sessions; equal keys share them. */
   key: string;
   /** How results name the server, e.g. `mx.example.com[192.0.2.1]`. */
   label: string;
-  options: SMTPPoolOptions;
+  options: SMTPConnectionOptions;
+  /** Credentials to log in with (the relay's); null for MX hosts. */
+  auth: SMTPConnectionAuth | null;
 }
 
-/** Kept small: receiving servers throttle clients that open many sessions. */
-const CONNECTIONS_PER_HOST = 3;
-const MESSAGES_PER_CONNECTION = 100;
-
-function common(ehloName: string, timeouts: SmtpTimeouts): SMTPPoolOptions {
+function common(ehloName: string, timeouts: SmtpTimeouts): SMTPConnectionOptions {
   return {
     name: ehloName,
     connectionTimeout: timeouts.connectMs,
     greetingTimeout: timeouts.greetingMs,
     socketTimeout: timeouts.socketMs,
-    maxConnections: CONNECTIONS_PER_HOST,
-    maxMessages: MESSAGES_PER_CONNECTION,
     logger: false,
   };
 }
@@ -54,6 +49,7 @@ export function mxTarget(host: { name: string; address: string }, port: number, 
       opportunisticTLS: true,
       tls: { rejectUnauthorized: false, servername: host.name },
     },
+    auth: null,
   };
 }
 
@@ -63,16 +59,11 @@ export function mxTarget(host: { name: string; address: string }, port: number, 
  * private CA can take nodemailer's `?tls.rejectUnauthorized=false` in the URL.
  */
 export function relayTarget(url: string, ehloName: string, timeouts: SmtpTimeouts): SmtpTarget {
-  const { host } = new URL(url);
-  return { key: `relay|${url}`, label: host, options: { ...common(ehloName, timeouts), url } };
-}
-
-/** Hands one message to one server; never throws. */
-export async function sendVia(pools: SmtpPools, target: SmtpTarget, message: WireMessage): Promise<Attempt> {
-  try {
-    const info = await pools.send(target.key, target.options, message);
-    return { ok: true, response: info.response };
-  } catch (err) {
-    return attemptFromError(err);
-  }
+  const { auth, host, port, secure, tls } = parseConnectionUrl(url);
+  return {
+    key: `relay|${url}`,
+    label: new URL(url).host,
+    options: { ...common(ehloName, timeouts), host, port, secure, ...(tls ? { tls } : {}) },
+    auth: auth?.user ? { user: auth.user, pass: auth.pass } : null,
+  };
 }

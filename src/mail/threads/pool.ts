@@ -1,19 +1,39 @@
 import { availableParallelism } from 'node:os';
 import type { DkimSigning } from '../../domains/signing.js';
+import type { PackedMessage } from '../../emails/packing.js';
 import { createThreadPool } from '../../threads/pool.js';
+import { ownBuffer } from '../../threads/serve.js';
 import type { SignOps } from './worker.js';
 
 /** DKIM signing on threads beside the main one: the RSA signature is the costliest step of a delivery. */
 export interface MailThreads {
-  sign(raw: Buffer, key: DkimSigning): Promise<Buffer>;
+  /**
+   * Unpacks a stored message and signs it, `now` being the signature time. The stored bytes are
+   * handed over (transferred, not copied): the caller must not use them afterwards.
+   */
+  sign(stored: PackedMessage, key: DkimSigning, now: number): Promise<Buffer>;
   close(): Promise<void>;
 }
 
-/** One thread per spare core (at least one); they start with the first signature. */
-export function createMailThreads(threads = Math.min(Math.max(availableParallelism() - 1, 1), 4)): MailThreads {
-  const pool = createThreadPool<SignOps>('mail', threads);
+/**
+ * A signature leaves a few KB of garbage and nothing alive: a small young generation is collected
+ * often and cheaply, and keeps each thread's share of the daemon's memory small while it drains a
+ * queue (V8 would grow it to tens of MB).
+ */
+const SIGNING_HEAP = { maxYoungGenerationSizeMb: 8 };
+
+/**
+ * One thread per core (up to 4), started with the first signature. The main thread needs well
+ * under a core for the I/O around the signatures, so on two cores two signing threads keep both
+ * cores busy during a drain.
+ */
+export function createMailThreads(threads = Math.min(availableParallelism(), 4)): MailThreads {
+  const pool = createThreadPool<SignOps>('mail', threads, SIGNING_HEAP);
   return {
-    sign: async (raw, key) => Buffer.from(await pool.run('sign', { raw, key })),
+    sign: async (stored, key, now) => {
+      const bytes = new Uint8Array(ownBuffer(stored.bytes));
+      return Buffer.from(await pool.run('sign', { stored: { bytes, deflated: stored.deflated }, key, now }, [bytes.buffer as ArrayBuffer]));
+    },
     close: () => pool.close(),
   };
 }

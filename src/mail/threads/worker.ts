@@ -1,15 +1,18 @@
-// A mail thread: DKIM-signs messages for delivery.
-import { signMessage } from '../../delivery/sign.js';
+// A mail thread: unpacks stored messages and DKIM-signs them for delivery.
 import type { DkimSigning } from '../../domains/signing.js';
+import { unpackMessage } from '../../emails/packing.js';
 import { asBuffer, ownBuffer, serveOps } from '../../threads/serve.js';
+import { signMessage } from '../dkim/sign.js';
 
 export type SignOps = {
-  sign: { input: { raw: Uint8Array; key: DkimSigning }; output: ArrayBuffer };
+  /** `stored` arrives transferred (not copied), as the store keeps it; the signed message goes back the same way. */
+  sign: { input: { stored: { bytes: Uint8Array; deflated: boolean }; key: DkimSigning; now: number }; output: ArrayBuffer };
 };
 
 serveOps<SignOps>({
-  sign: async ({ raw, key }) => {
-    const signed = ownBuffer(await signMessage(asBuffer(raw), key));
+  sign: ({ stored, key, now }) => {
+    const raw = unpackMessage({ bytes: asBuffer(stored.bytes), deflated: stored.deflated });
+    const signed = ownBuffer(signMessage(raw, key, now));
     return { output: signed, transfer: [signed] };
   },
 });

@@ -1,0 +1,34 @@
+import type { Clock } from '../clock.js';
+
+/**
+ * The per-project rate of bulk mail (`delivery.bulkPerSecond`): a token bucket holding up to a
+ * second's worth. A job over the rate is given the next free slot, reserved for it, so that a
+ * backlog comes due spread out at the rate instead of all at once at every refill. Transactional
+ * mail never asks. 0 turns it off. In memory: after a restart a project may start one second's
+ * worth at once.
+ */
+export class BulkPacer {
+  private readonly projects = new Map<string, { tokens: number; at: number; nextSlot: number }>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly perSecond: number,
+  ) {}
+
+  /** Null when the project may start a bulk delivery now (and counts it); otherwise when to come back. */
+  take(projectId: string): number | null {
+    if (this.perSecond === 0) return null;
+    const now = this.clock.now();
+    const state = this.projects.get(projectId) ?? { tokens: this.perSecond, at: now, nextSlot: now };
+    state.tokens = Math.min(this.perSecond, state.tokens + ((now - state.at) * this.perSecond) / 1000);
+    state.at = now;
+    this.projects.set(projectId, state);
+    if (state.tokens >= 1) {
+      state.tokens--;
+      return null;
+    }
+    const interval = 1000 / this.perSecond;
+    state.nextSlot = Math.max(state.nextSlot, now + (1 - state.tokens) * interval) + interval;
+    return Math.ceil(state.nextSlot - interval);
+  }
+}

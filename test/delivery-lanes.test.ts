@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ShiftableClock } from '../src/clock.js';
+import { loadConfig } from '../src/config.js';
+import { createContext } from '../src/create-context.js';
+import { BulkPacer } from '../src/delivery/bulk-pacer.js';
+import { packMessage } from '../src/emails/packing.js';
+import { queueEmail } from '../src/emails/service.js';
+import { newEmailRecord } from '../src/emails/store.js';
+import type { Lane } from '../src/jobs/queue.js';
+import { composeMessage } from '../src/mail/compose.js';
+import { openStore } from '../src/store/db.js';
+import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+/**
+ * Queues emails the way the campaign fan-out will, through queueEmail with a lane, straight into
+ * the store of the stopped daemon.
+ */
+async function queueDirect(env: MailEnv, lane: Lane, recipients: string[]): Promise<void> {
+  const db = openStore(join(env.daemon.dataDir, 'store'));
+  const ctx = createContext({ db, clock: new ShiftableClock(), config: loadConfig(null, {}), log: quiet });
+  try {
+    ctx.bus.tx(() => {
+      for (const to of recipients) {
+        const id = randomUUID();
+        const composed = composeMessage({
+          emailId: id,
+          hostname: 'mx.postmill.test',
+          date: new Date(),
+          from: { email: 'news@sender.test', name: null },
+          to: { email: to, name: null },
+          replyTo: null,
+          subject: 'Campaign',
+          html: '<p>News</p>',
+          attachments: [],
+          headers: {},
+          unsubscribe: null,
+        });
+        const email = newEmailRecord(
+          {
+            id,
+            projectId: env.daemon.project.id,
+            contactId: null,
+            templateId: null,
+            campaignId: null,
+            sourceType: lane === 'bulk' ? 'CAMPAIGN' : 'TRANSACTIONAL',
+            messageType: 'TRANSACTIONAL',
+            to,
+            from: 'news@sender.test',
+            fromName: null,
+            replyTo: null,
+            subject: 'Campaign',
+            senderDomain: 'sender.test',
+            messageId: composed.messageId,
+            status: 'queued',
+          },
+          ctx.clock.now(),
+        );
+        queueEmail(ctx, email, packMessage(composed.raw), lane);
+      }
+    });
+  } finally {
+    await ctx.close();
+    db.close();
+  }
+}
+
+const bulkRecipients = (n: number) => Array.from({ length: n }, (_, i) => `bulk${i}@rcpt.test`);
+const sendTransactional = async (env: MailEnv, to: string) => {
+  const r = await env.daemon.request('POST', '/v1/send', { to, from: 'shop@sender.test', subject: 'Your receipt', body: '<p>Thanks</p>' });
+  assert.is(r.status, 200, JSON.stringify(r.body));
+};
+const position = (env: MailEnv, rcpt: string) => env.sink.messages.findIndex((m) => m.rcptTo.includes(rcpt));
+
+test('a transactional email goes ahead of a bulk backlog queued before it, for the same destination', async () => {
+  const env = await startMailEnv();
+  try {
+    await env.verifySender('sender.test');
+    env.routeToSink('rcpt.test');
+    await env.daemon.stop();
+    await queueDirect(env, 'bulk', bulkRecipients(120));
+    // The first bulk messages reach the MX and wait there: every place at rcpt.test is taken.
+    const release = env.sink.hold((rcpt) => rcpt.startsWith('bulk'));
+    await env.daemon.restart();
+    await eventually(async () => env.sink.connections >= 3, 8000, 'bulk deliveries under way');
+    await sendTransactional(env, 'buyer@rcpt.test');
+    await new Promise((r) => setTimeout(r, 300)); // the send is claimed and waits for a place at rcpt.test
+    release();
+    await eventually(async () => position(env, 'buyer@rcpt.test') >= 0, 10_000, 'transactional delivery');
+    // FIFO would deliver it after every bulk email claimed before it (dozens); it takes the first free place
+    assert.ok(position(env, 'buyer@rcpt.test') < 8, `delivered as message ${position(env, 'buyer@rcpt.test') + 1}`);
+    await env.sink.waitFor(121, 20_000);
+  } finally {
+    await env.close();
+  }
+});
+
+test('bulk mail keeps to delivery.bulkPerSecond; transactional mail is not held by it', async () => {
+  const env = await startMailEnv({ config: { delivery: { bulkPerSecond: 10 } } });
+  try {
+    await env.verifySender('sender.test');
+    env.routeToSink('rcpt.test');
+    await env.daemon.stop();
+    await queueDirect(env, 'bulk', bulkRecipients(40));
+    await env.daemon.restart();
+    await eventually(async () => env.sink.messages.length > 0, 8000, 'first bulk delivery');
+    const started = performance.now();
+    await sendTransactional(env, 'buyer@rcpt.test');
+    await eventually(async () => position(env, 'buyer@rcpt.test') >= 0, 8000, 'transactional delivery');
+    const bulkBefore = env.sink.messages.filter((m) => m.rcptTo[0]!.startsWith('bulk')).length;
+    assert.ok(bulkBefore < 30, `${bulkBefore} bulk emails went before it`);
+    await env.sink.waitFor(41, 20_000);
+    // a second's worth may go at once, the other 30 at 10 a second: 3 s after the first started
+    // (the first arrives a little after it started, signing threads and session starting)
+    const seconds = (performance.now() - started) / 1000;
+    assert.ok(seconds >= 2.5, `40 bulk emails in ${seconds.toFixed(2)} s at 10 a second`);
+  } finally {
+    await env.close();
+  }
+});
+
+test('the bulk pacer: a second of tokens, then each job gets its own slot and goes when it comes', () => {
+  const clock = new ShiftableClock();
+  const pacer = new BulkPacer(clock, 10);
+  for (let i = 0; i < 10; i++) assert.is(pacer.take('p1'), null);
+  const now = clock.now();
+  const slots = [pacer.take('p1')!, pacer.take('p1')!, pacer.take('p1')!];
+  assert.ok(slots[0]! >= now + 99 && slots[0]! <= now + 101, `first slot ${slots[0]! - now} ms ahead`);
+  assert.ok(slots[1]! - slots[0]! >= 99 && slots[2]! - slots[1]! >= 99, 'slots spread at the rate');
+  assert.is(pacer.take('p2'), null, 'another project has its own rate');
+  clock.advance(slots[0]! - clock.now());
+  assert.is(pacer.take('p1'), null, 'a job back at its slot goes');
+  assert.is(new BulkPacer(clock, 0).take('p1'), null, '0 is no limit');
+});
+
+test.run();
