@@ -53,6 +53,7 @@ export const sendEmailStep: StepHandler = async ({ ctx, execution, step, contact
   return {
     kind: 'next',
     output: { emailId, to, templateId: template.id },
-    effect: () => void storeMessage(ctx, content, { contactId: custom ? null : contact.id, email: to }, emailId, composed!),
+    // transactional templates go ahead of bulk mail; marketing ones wait their turn with campaigns
+    effect: () => void storeMessage(ctx, content, { contactId: custom ? null : contact.id, email: to }, emailId, composed!, template.type === 'TRANSACTIONAL' ? 'transactional' : 'bulk'),
   };
 };
