@@ -13,7 +13,7 @@ import type { Delivery, DeliveryResult } from '../mail/outbound/deliver.js';
 import { suppressionWithholding } from '../suppressions/policy.js';
 import { BulkPacer } from './bulk-pacer.js';
 import { retryDelayMs } from './schedule.js';
-import { findDeliveries, findDelivery, markDeferred, markDelivered, setEmailStatus, storeSigned, type Email, type StoredDelivery } from '../emails/store.js';
+import { emailStatusOf, findDeliveries, findDelivery, markDeferred, markDelivered, setEmailStatus, storeSigned, type Email, type StoredDelivery } from '../emails/store.js';
 import type { SendThrottle } from './throttle.js';
 
 const FINAL = new Set(['delivered', 'bounced', 'failed', 'suppressed']);
@@ -114,6 +114,8 @@ export function deliveryJob(ctx: Ctx, opts: DeliveryJobOptions): JobHandler<Deli
       const paced = bulk ? pacer.take(email.projectId) : null;
       if (paced !== null) return { retryAt: paced, reason: 'delivery.bulkPerSecond' };
       const message = await outgoing(ctx, stored);
+      // A bulk email may have waited for its place since it was read: a campaign cancelled meanwhile ended it.
+      if (bulk && FINAL.has(emailStatusOf(ctx.db, email.id) ?? 'failed')) return;
       const result = await opts.delivery.deliver({ from: verpAddress(email.id, email.senderDomain), to: email.to, raw: message.raw, bulk });
       ctx.metrics.delivery(result.status, email.to);
       return commit(() => settle(ctx, email, message, result, opts.maxAgeMs));

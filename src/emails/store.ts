@@ -192,6 +192,11 @@ export function storeSigned(db: Db, emailId: string, raw: Buffer): void {
   sql(db, 'UPDATE email_messages SET raw = ?, deflated = ?, signed = 1 WHERE email_id = ?').run(packed.bytes, packed.deflated ? 1 : 0, emailId);
 }
 
+/** The email's status now (a snapshot read at claim time may be older). */
+export function emailStatusOf(db: Db, emailId: string): EmailStatus | null {
+  return (sql(db, 'SELECT status FROM emails WHERE id = ?').pluck().get(emailId) as EmailStatus | undefined) ?? null;
+}
+
 export function setEmailStatus(db: Db, emailId: string, status: EmailStatus, response: string | null, now: number): void {
   sql(db, 'UPDATE emails SET status = ?, last_response = coalesce(?, last_response), updated_at = ? WHERE id = ?').run(status, response, now, emailId);
 }

@@ -1,13 +1,15 @@
 // The signed links of one email: subscription links for its contact, the open pixel and click redirects.
 import type { Ctx } from '../context.js';
 import type { TrackingLinks } from '../tracking/rewrite.js';
-import { signTokenWith, tokenSecret } from '../tracking/tokens.js';
+import { clickToken, signTokenWith, tokenSecret } from '../tracking/tokens.js';
 
 /** What signing links needs; plain data, so compose threads sign click links themselves. */
 export interface LinkSigner {
   /** `publicUrl` without a trailing slash. */
   base: string;
   secret: Buffer;
+  /** The signed URL halves of click links made with this signer, shared by its emails (see clickToken). */
+  urlHalves?: Map<string, string>;
 }
 
 /** The subscription links of one email to one contact, as template variables and List-Unsubscribe need them. */
@@ -52,6 +54,6 @@ export function trackingLinks(signer: LinkSigner, emailId: string): TrackingLink
   return {
     ownBase: base,
     openUrl: `${base}/t/o/${signTokenWith(secret, { kind: 'open', emailId })}`,
-    clickUrl: (url) => `${base}/t/c/${signTokenWith(secret, { kind: 'click', emailId, url })}`,
+    clickUrl: (url) => `${base}/t/c/${clickToken(secret, emailId, url, (signer.urlHalves ??= new Map()))}`,
   };
 }
