@@ -55,6 +55,7 @@ try {
       mail: join(root, 'src', 'mail', 'threads', 'worker.ts'),
       compose: join(root, 'src', 'threads', 'worker.ts'),
       checkpoint: join(root, 'src', 'store', 'checkpoint-worker.ts'),
+      reader: join(root, 'src', 'store', 'reader-worker.ts'),
     },
     join(work, 'workers'),
   );
@@ -71,6 +72,7 @@ try {
   assets['workers/mail.cjs'] = join(work, 'workers', 'mail.cjs');
   assets['workers/compose.cjs'] = join(work, 'workers', 'compose.cjs');
   assets['workers/checkpoint.cjs'] = join(work, 'workers', 'checkpoint.cjs');
+  assets['workers/reader.cjs'] = join(work, 'workers', 'reader.cjs');
   assets['better_sqlite3.node'] = join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
 
   const seaConfig = join(work, 'sea-config.json');

@@ -29,3 +29,6 @@ export class ShiftableClock implements Clock {
 }
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** An optional time as the API writes it: ISO 8601, or null. */
+export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));

@@ -9,6 +9,7 @@ import type { MailThreads } from './mail/threads/pool.js';
 import type { ComposeThreads } from './threads/compose-threads.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { Db } from './store/db.js';
+import type { Reader } from './store/reader.js';
 import type { Usages } from './usage/usages.js';
 
 /** What services work with: the store, the event bus, the job queue, time, DNS and configuration. No HTTP. */
@@ -31,4 +32,6 @@ export interface Ctx {
   metrics: Metrics;
   /** The sources of the activity feed (filled by the modules). */
   activity: ActivitySources;
+  /** Long reads (filter counts over every contact) on a thread of their own; the daemon starts one, tools and tests without it read inline (`readerOf`). */
+  reader?: Reader;
 }

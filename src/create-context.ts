@@ -6,7 +6,8 @@ import { createDns, type Dns } from './dns/resolver.js';
 import { JobQueue } from './jobs/queue.js';
 import type { Logger } from './log.js';
 import { createMailThreads } from './mail/threads/pool.js';
-import type { Db } from './store/db.js';
+import { storeFile, type Db } from './store/db.js';
+import { startReader } from './store/reader.js';
 import { createComposeThreads } from './threads/compose-threads.js';
 import { createUsages } from './usage/usages.js';
 import { createMetrics } from './metrics/metrics.js';
@@ -18,10 +19,12 @@ export interface OwnedContext extends Ctx {
 }
 
 /** The one place a context is built: the daemon's, and the in-process tests'. */
-export function createContext(parts: { db: Db; clock: Clock; config: Config; log: Logger; dns?: Dns }): OwnedContext {
+/** `reader`: start the reader thread on the store of `config.dataDir` (the daemon does; tools and tests read inline). */
+export function createContext(parts: { db: Db; clock: Clock; config: Config; log: Logger; dns?: Dns; reader?: boolean }): OwnedContext {
   const { db, clock, config, log } = parts;
   const mailThreads = createMailThreads();
   const threads = createComposeThreads();
+  const reader = parts.reader ? startReader(storeFile(config.dataDir)) : undefined;
   return {
     db,
     clock,
@@ -35,8 +38,9 @@ export function createContext(parts: { db: Db; clock: Clock; config: Config; log
     usage: createUsages(),
     metrics: createMetrics(),
     activity: createActivitySources(),
+    ...(reader ? { reader } : {}),
     close: async () => {
-      await Promise.all([mailThreads.close(), threads.close()]);
+      await Promise.all([mailThreads.close(), threads.close(), reader?.stop()]);
     },
   };
 }

@@ -37,7 +37,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   const log = createLogger(config.log.level);
   const db = openStore(config.dataDir);
   const clock = new ShiftableClock(config.testHooks ? savedClockOffset(db) : 0);
-  const ctx = createContext({ db, clock, config, log });
+  const ctx = createContext({ db, clock, config, log, reader: true });
   loadSchemas();
   observeDaemon(ctx);
 

@@ -83,6 +83,11 @@ test('every route mounted in the Koa app is in GET /openapi.json, with the schem
     assert.equal(doc.paths['/v1/track'].post.security, [{ publicKey: [] }]);
     assert.ok(doc.paths['/v1/send'].post.parameters.some((p: Json) => p.name === 'Idempotency-Key'));
     assert.equal(doc.paths['/metrics'].get.security, [{ adminToken: [] }]);
+    // The CSV upload, which no JSON schema validates, is a multipart body of its one file field.
+    const upload = doc.paths['/contacts/import'].post.requestBody.content;
+    assert.equal(Object.keys(upload), ['multipart/form-data']);
+    assert.equal(upload['multipart/form-data'].schema.required, ['file']);
+    assert.is(upload['multipart/form-data'].schema.properties.file.contentMediaType, 'text/csv');
   } finally {
     await app.close();
   }

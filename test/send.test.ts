@@ -38,6 +38,30 @@ const parse = (input: ComposeInput): Promise<ParsedMail> => simpleParser(compose
 
 const compose = suite('compose');
 
+compose('a message without attachments (composed without a MIME tree) parses to what the MIME tree writes', async () => {
+  const shapes: ComposeInput[] = [
+    baseInput(),
+    baseInput({ from: { email: 'news@acme.test', name: 'Ácme, "Quoted" Néws' }, to: { email: 'ann@example.test', name: 'Ann Ünï' }, subject: 'Grüße '.repeat(40) }),
+    baseInput({ html: `<p>${'long line '.repeat(200)}</p>\n<p>ünïcödé €😀 = trailing space </p>`, replyTo: null }),
+    baseInput({
+      unsubscribe: { url: 'http://127.0.0.1:3000/u/token', mailto: 'unsubscribe@bounces.acme.test?subject=token' },
+      campaign: { id: EMAIL_ID, projectId: EMAIL_ID },
+      headers: { 'X-Campaign': 'spring', 'Message-ID': '<custom@acme.test>', 'In-Reply-To': '<a@b.test>', 'Reply-To': 'other@acme.test' },
+    }),
+  ];
+  for (const input of shapes) {
+    const lean = await simpleParser(composeMessage(input).raw);
+    const tree = await simpleParser(serializeMime(new MailComposer(composerOptions(input)).compile()));
+    for (const field of ['subject', 'messageId', 'html', 'text', 'inReplyTo'] as const) assert.equal(lean[field], tree[field], field);
+    for (const field of ['from', 'to', 'replyTo'] as const) assert.equal(addressOf(lean[field]), addressOf(tree[field]), field);
+    const headerNames = (m: ParsedMail) => [...m.headers.keys()].filter((k) => k !== 'content-type').sort();
+    assert.equal(headerNames(lean), headerNames(tree));
+    assert.is(lean.headers.get('list-unsubscribe-post'), tree.headers.get('list-unsubscribe-post'));
+    assert.is(lean.headers.get('x-postmill-campaign-id'), tree.headers.get('x-postmill-campaign-id'));
+    assert.is(lean.attachments.length, 0);
+  }
+});
+
 compose('the synchronous serializer writes exactly the bytes of MimeNode.build()', async () => {
   const shapes: ComposeInput[] = [
     baseInput(),

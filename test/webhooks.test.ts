@@ -1,6 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { refusedAddress } from '../src/webhooks/address-guard.js';
@@ -43,17 +41,13 @@ const onlyExecution = (daemon: TestDaemon, workflowId: string, statuses: string[
     return list.length === 1 && statuses.includes(list[0].status) ? list[0] : null;
   }, 10_000, statuses.join('/'));
 
-function secretOf(daemon: TestDaemon): string {
-  const db = new Database(join(daemon.dataDir, 'store', 'postmill.db'), { readonly: true });
-  try {
-    return (db.prepare('SELECT webhook_secret FROM projects WHERE id = ?').get(daemon.project.id) as { webhook_secret: string }).webhook_secret;
-  } finally {
-    db.close();
-  }
-}
 
-test('the default payload, signed: X-Postmill-Signature is the HMAC of "t.body" with the project secret', async () => {
+test('the default payload, signed: X-Postmill-Signature is the HMAC of "t.body" with the project secret (shown once, rotated by the CLI)', async () => {
   hooks.answer(() => ({ status: 200 }));
+  const before = d.cli<{ id: string; webhookSecret: string }>('project', 'webhook-secret', d.project.id).webhookSecret;
+  const rotated = d.cli<{ id: string; webhookSecret: string }>('project', 'webhook-secret', d.project.id);
+  assert.is(rotated.id, d.project.id);
+  assert.match(rotated.webhookSecret, /^whsec_[0-9a-f]{64}$/);
   const w = await webhookFlow(d, 'hook-default', { url: `${hooks.url}/default` });
   await track(d, 'payload@people.test', 'hook-default', { plan: 'pro' });
   await onlyExecution(d, w, ['COMPLETED']);
@@ -67,7 +61,9 @@ test('the default payload, signed: X-Postmill-Signature is the HMAC of "t.body" 
   assert.type(body.execution.id, 'string');
   const [t, v1] = String(req.headers['x-postmill-signature']).split(',');
   const time = t!.slice(2);
-  assert.is(v1, `v1=${createHmac('sha256', secretOf(d)).update(`${time}.${req.body}`).digest('hex')}`);
+  const sign = (secret: string) => `v1=${createHmac('sha256', secret).update(`${time}.${req.body}`).digest('hex')}`;
+  assert.is(v1, sign(rotated.webhookSecret));
+  assert.is.not(v1, sign(before), 'the old secret no longer signs');
   assert.ok(Math.abs(Number(time) - Date.now() / 1000) < 60);
 });
 

@@ -277,4 +277,22 @@ workflows('executions: list by status, get with every step, cancel one (409 once
   assert.is((await d.request('GET', `/workflows/${w.id}`, undefined, c.key)).status, 404);
 });
 
+workflows('internal events start workflows too: contact.unsubscribed, email.delivery, segment.<slug>.entry', async () => {
+  const c = await project();
+  const onUnsub = await build(c, 'contact.unsubscribed', [{ type: 'UPDATE_CONTACT', config: { updates: { left: true } } }]);
+  const onDelivery = await build(c, 'email.delivery', [{ type: 'UPDATE_CONTACT', config: { updates: { reached: true } } }]);
+  const segment = await d.request('POST', '/segments', { name: 'Big Spenders', trackMembership: true, condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.spend', operator: 'greaterThan', value: 100 }] }] } }, c.key);
+  assert.is(segment.status, 201, JSON.stringify(segment.body));
+  const onEntry = await build(c, 'segment.big-spenders.entry', [{ type: 'UPDATE_CONTACT', config: { updates: { vip: true } } }]);
+  const contact = (await d.request('POST', '/contacts', { email: 'events@people.test', data: { spend: 5 } }, c.key)).body;
+  await d.request('PATCH', `/contacts/${contact.id}`, { data: { spend: 500 } }, c.key);
+  await d.request('PATCH', `/contacts/${contact.id}`, { subscribed: false }, c.key);
+  await d.request('POST', '/v1/send', { to: 'events@people.test', from: `bot@${c.domain}`, subject: 's', body: 'b' }, c.key);
+  for (const w of [onUnsub, onDelivery, onEntry]) await settled(c, w.id, 1, ['COMPLETED']);
+  const data = (await d.request('GET', `/contacts/${contact.id}`, undefined, c.key)).body.data;
+  assert.equal(data, { spend: 500, left: true, reached: true, vip: true });
+  const started = await execution(c, onEntry.id, (await executions(c, onEntry.id))[0].id);
+  assert.equal(started.triggerEvent.data, { segmentId: segment.body.id, segmentName: 'Big Spenders' });
+});
+
 workflows.run();

@@ -4,6 +4,7 @@ import type { Guards } from '../http/guards.js';
 import { cursorLimit, decodeCursor } from '../http/pagination.js';
 import { listParam, timeBound } from '../http/query.js';
 import { projectOf, type ApiState } from '../http/state.js';
+import { describe } from '../openapi/describe.js';
 import { activityStats, listActivity } from './service.js';
 
 const MAX_TYPES = 20;
@@ -12,7 +13,7 @@ export function activityRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
 
-  router.get('/activity', secret, (ctx) => {
+  router.get('/activity', describe({ summary: 'The activity feed, newest first', query: ['limit', 'cursor', 'types', 'contactId', 'from', 'to'], answers: { 200: 'ActivityPage' } }), secret, (ctx) => {
     const contactId = typeof ctx.query.contactId === 'string' && ctx.query.contactId !== '' ? ctx.query.contactId : null;
     ctx.body = listActivity(app, projectOf(ctx).id, {
       limit: cursorLimit(ctx.query.limit),
@@ -24,7 +25,7 @@ export function activityRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     });
   });
 
-  router.get('/activity/stats', secret, (ctx) => {
+  router.get('/activity/stats', describe({ summary: "Totals and rates of the project's whole history", answers: { 200: 'ActivityStats' } }), secret, (ctx) => {
     ctx.body = activityStats(app, projectOf(ctx).id);
   });
 

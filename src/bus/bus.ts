@@ -60,29 +60,42 @@ export function createBus(db: Db, clock: Clock, log: Logger): Bus {
       createdAt: input.at ?? clock.now(),
     };
     insert(event);
-    for (const reactor of ofEveryEvent) reacting(reactor, event.name, () => reactor.onEvent!(event));
-    for (const reactor of reactorsOf.get(event.name) ?? []) reacting(reactor, event.name, () => reactor.onEvent!(event));
+    for (const reactor of reactorsOf.get(event.name) ?? ofEveryEvent) {
+      try {
+        reactor.onEvent!(event);
+      } catch (err) {
+        throw failed(reactor, event.name, err);
+      }
+    }
     return event;
   };
 
   const contactChanged = (change: ContactChange): void => {
     if (!db.inTransaction) return tx(() => contactChanged(change));
-    for (const reactor of ofContacts) reacting(reactor, `contact ${change.change}`, () => reactor.onContactChange!(change));
-  };
-
-  /** A reactor that cannot record its work fails its cause: said here, with the reactor's name, before the caller sees the error. */
-  const reacting = (reactor: Reactor, cause: string, fn: () => void): void => {
-    try {
-      fn();
-    } catch (err) {
-      log.error('reactor failed; its cause is rolled back', { reactor: reactor.name, cause, error: (err as Error).stack });
-      throw err;
+    for (const reactor of ofContacts) {
+      try {
+        reactor.onContactChange!(change);
+      } catch (err) {
+        throw failed(reactor, `contact ${change.change}`, err);
+      }
     }
   };
 
+  /** A reactor that cannot record its work fails its cause: said here, with the reactor's name, before the caller sees the error. */
+  const failed = (reactor: Reactor, cause: string, err: unknown): unknown => {
+    log.error('reactor failed; its cause is rolled back', { reactor: reactor.name, cause, error: (err as Error).stack });
+    return err;
+  };
+
+  // Each listened-to name keeps its full list (its own reactors and those of every event), so an
+  // emit walks one list and allocates nothing.
   const react = (reactor: Reactor): void => {
-    if (reactor.onEvent && reactor.events === 'all') ofEveryEvent.push(reactor);
-    else if (reactor.onEvent && reactor.events) for (const name of reactor.events) reactorsOf.set(name, [...(reactorsOf.get(name) ?? []), reactor]);
+    if (reactor.onEvent && reactor.events === 'all') {
+      ofEveryEvent.push(reactor);
+      for (const list of reactorsOf.values()) list.push(reactor);
+    } else if (reactor.onEvent && reactor.events) {
+      for (const name of reactor.events) reactorsOf.set(name, [...(reactorsOf.get(name) ?? ofEveryEvent), reactor]);
+    }
     if (reactor.onContactChange) ofContacts.push(reactor);
   };
 

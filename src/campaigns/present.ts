@@ -1,7 +1,6 @@
-import { iso } from '../clock.js';
+import { iso, isoOrNull } from '../clock.js';
 import type { Campaign } from './store.js';
 
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 /** The Campaign resource as the API answers it: the spec's fields, plus complaints and skipped suppressed addresses. */
 export const presentCampaign = (c: Campaign) => ({

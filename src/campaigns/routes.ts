@@ -60,10 +60,10 @@ export function campaignRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     ctx.body = presentCampaign(duplicateCampaign(app, projectOf(ctx).id, id(ctx.params)));
   });
 
-  router.post('/campaigns/:id/send', describe({ summary: 'Send now or schedule', body: 'campaign-send', answers: { 200: 'CampaignEnvelope' } }), secret, (ctx) => {
+  router.post('/campaigns/:id/send', describe({ summary: 'Send now or schedule', body: 'campaign-send', answers: { 200: 'CampaignEnvelope' } }), secret, async (ctx) => {
     const campaignId = id(ctx.params);
     const body = validate<{ scheduledFor?: unknown }>('campaign-send', ctx.state.body ?? {});
-    const { campaign, message } = sendCampaign(app, projectOf(ctx).id, campaignId, body.scheduledFor);
+    const { campaign, message } = await sendCampaign(app, projectOf(ctx).id, campaignId, body.scheduledFor);
     ctx.body = { success: true, data: presentCampaign(campaign), message };
   });
 

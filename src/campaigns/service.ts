@@ -161,17 +161,20 @@ function sendTime(raw: unknown, now: number): number {
  * From DRAFT or SCHEDULED: now (SENDING) or at `scheduledFor` (SCHEDULED; a past date sends now).
  * Either way a new round starts and one durable fan-out job is queued for it.
  */
-export function sendCampaign(ctx: Ctx, projectId: string, id: string, scheduledFor: unknown): { campaign: Campaign; message: string } {
+export async function sendCampaign(ctx: Ctx, projectId: string, id: string, scheduledFor: unknown): Promise<{ campaign: Campaign; message: string }> {
+  const sendable = (campaign: Campaign) => {
+    if (EDITABLE.includes(campaign.status)) return campaign;
+    throw badRequest(`A ${campaign.status} campaign cannot be sent`, 'Only DRAFT and SCHEDULED campaigns can be sent; duplicate it to send again');
+  };
+  const counted = sendable(getCampaign(ctx, projectId, id));
+  const at = sendTime(scheduledFor, ctx.clock.now());
+  assertSender(ctx, projectId, counted.from);
+  const total = await countAudience(ctx, counted);
+  if (total === 0) throw badRequest('The audience of this campaign has no recipients', 'Check its audience: only subscribed contacts receive MARKETING and HEADLESS campaigns');
   return ctx.bus.tx(() => {
-    const campaign = getCampaign(ctx, projectId, id);
-    if (!EDITABLE.includes(campaign.status)) {
-      throw badRequest(`A ${campaign.status} campaign cannot be sent`, 'Only DRAFT and SCHEDULED campaigns can be sent; duplicate it to send again');
-    }
+    // changed while it was counted (sent, cancelled, edited): the state as it is now decides
+    const campaign = sendable(getCampaign(ctx, projectId, id));
     const now = ctx.clock.now();
-    const at = sendTime(scheduledFor, now);
-    assertSender(ctx, projectId, campaign.from);
-    const total = countAudience(ctx, campaign);
-    if (total === 0) throw badRequest('The audience of this campaign has no recipients', 'Check its audience: only subscribed contacts receive MARKETING and HEADLESS campaigns');
     const later = at > now;
     const round = startRound(ctx.db, campaign, { status: later ? 'SCHEDULED' : 'SENDING', scheduledFor: later ? at : null, total, now });
     if (!later) markSending(ctx.db, campaign, now);

@@ -2,6 +2,7 @@ import { systemClock } from '../clock.js';
 import type { Config } from '../config.js';
 import { createProject, rotateKeys, setProjectDisabled, setProjectTracking } from '../projects/service.js';
 import { listProjects } from '../projects/store.js';
+import { rotateWebhookSecret } from '../webhooks/secret.js';
 import { openStore, type Db } from '../store/db.js';
 import { CommandFailed, print, UsageError, type Command } from './command.js';
 
@@ -73,6 +74,19 @@ export const PROJECT_COMMANDS: Command[] = [
       );
       const out = { id: keys.id, publicKey: keys.publicKey, secretKey: keys.secretKey };
       print(input, out, `public key: ${out.publicKey}\nsecret key: ${out.secretKey}`);
+    },
+  },
+  {
+    words: ['project', 'webhook-secret'],
+    args: ['ID'],
+    summary: 'a new secret for X-Postmill-Signature of WEBHOOK steps (shown only this once); the old one stops at once',
+    run: (input) => {
+      const id = input.args[0]!;
+      const webhookSecret = found(
+        withStore(input.config, (db) => rotateWebhookSecret(db, id)),
+        id,
+      );
+      print(input, { id, webhookSecret }, `webhook signing secret: ${webhookSecret}`);
     },
   },
   switchCommand('disable'),

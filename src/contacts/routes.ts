@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import type { Ctx } from '../context.js';
-import { FlatError } from '../errors.js';
+import { requireFlat } from '../http/flat-required.js';
 import type { Guards } from '../http/guards.js';
 import { cursorLimit, decodeCursor, sortParams } from '../http/pagination.js';
 import { projectOf, type ApiState } from '../http/state.js';
@@ -52,9 +52,7 @@ export function contactRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     secret,
     (ctx) => {
       const raw = ctx.state.body;
-      if (raw === undefined || (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !('email' in raw))) {
-        throw new FlatError(400, 'email is required');
-      }
+      requireFlat(raw, ['email']);
       const body = validate<CreateBody>('contact-create', raw);
       const result = upsertContact(app, projectOf(ctx).id, body, true);
       ctx.status = result.isNew ? 201 : 200;

@@ -1,4 +1,4 @@
-import { iso } from '../clock.js';
+import { iso, isoOrNull } from '../clock.js';
 import { domainRecords } from './records.js';
 import type { Domain } from './store.js';
 
@@ -10,7 +10,7 @@ export const presentDomain = (d: Domain, hostname: string) => ({
   verified: d.status === 'verified',
   records: domainRecords(d, hostname),
   failureReason: d.failureReason,
-  lastCheckedAt: d.lastCheckedAt === null ? null : iso(d.lastCheckedAt),
+  lastCheckedAt: isoOrNull(d.lastCheckedAt),
   createdAt: iso(d.createdAt),
   updatedAt: iso(d.updatedAt),
 });

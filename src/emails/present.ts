@@ -1,7 +1,6 @@
-import { iso } from '../clock.js';
+import { iso, isoOrNull } from '../clock.js';
 import type { Email } from './store.js';
 
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 /** The email record as the API answers it. */
 export const presentEmail = (e: Email) => ({

@@ -8,6 +8,7 @@ import { planCondition, planFilter, planStored, type SegmentLookup } from './pla
 import { dependenciesOf, type Dependencies, type Predicate } from './predicate.js';
 import { countMatching, loadContactFacts, pageMatching, walkMatching, whereOf, type MatchingWalk, type Shape } from './sqlite.js';
 import type { FilterCondition } from './types.js';
+import { readerOf } from '../store/reader.js';
 
 /** A checked, planned condition of one project: what every function below takes. */
 export interface ContactFilter {
@@ -43,9 +44,9 @@ export function storedFilter(ctx: Ctx, projectId: string, condition: FilterCondi
   return filterOf(projectId, planStored(condition, { segments: segmentLookup(ctx, projectId), path: 'condition' }));
 }
 
-/** Matching contacts of the project, counted now. */
-export function countFiltered(ctx: Ctx, filter: ContactFilter): number {
-  return countMatching(ctx.db, filter.predicate, { projectId: filter.projectId, now: ctx.clock.now() });
+/** Matching contacts of the project, counted now, off the main thread (a count reads every contact). */
+export function countFiltered(ctx: Ctx, filter: ContactFilter): Promise<number> {
+  return countMatching(readerOf(ctx), filter.predicate, { projectId: filter.projectId, now: ctx.clock.now() });
 }
 
 /** A page of matching contacts, newest first. */

@@ -4,6 +4,7 @@
 // the text is made of fixed pieces chosen by the predicate's shape.
 import { CONTACT_COLUMNS, toContact, type Contact, type ContactRow } from '../contacts/store.js';
 import { sql, type Db } from '../store/db.js';
+import type { Reader } from '../store/reader.js';
 import type { ContactFacts, EventSpan } from './evaluate.js';
 import { boundAt, type Bound, type Comparison, type DataTest, type Expected, type Predicate } from './predicate.js';
 
@@ -64,22 +65,29 @@ const ELEMENT: Operand = { type: raw('j.type'), value: raw('j.value') };
 const numeric = (o: Operand): Sql =>
   q`(CASE ${o.type} WHEN 'integer' THEN ${o.value} WHEN 'real' THEN ${o.value} WHEN 'text' THEN (CASE WHEN json_valid(${o.value}) AND json_type(${o.value}) IN ('integer', 'real') THEN json_extract(${o.value}, '$') END) END)`;
 
-/** The ms of a text that is a date (values.ts dateValue: the same prefix, then SQLite's grammar), else NULL. */
+/** The ms of a text that is a date (values.ts dateValue: the same prefix, then SQLite's grammar), else NULL. No number, boolean or JSON text has that prefix. */
 const date = (o: Operand): Sql =>
-  q`(CASE WHEN ${o.type} = 'text' AND ${o.value} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' THEN CAST(round(unixepoch(${o.value}, 'subsec') * 1000) AS INTEGER) END)`;
+  q`(CASE WHEN ${o.value} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' THEN CAST(round(unixepoch(${o.value}, 'subsec') * 1000) AS INTEGER) END)`;
 
+// In each test the value is compared first and its type asked only where the comparison alone
+// could be fooled: SQLite orders every number before every text, so a number (or a boolean, which
+// json_extract answers as 1 or 0) never equals a text. The cheap rejection runs on every row, the
+// second JSON call only on the few that pass it.
 function equals(o: Operand, expected: Expected): Sql {
   switch (expected.type) {
     case 'number':
       return q`${numeric(o)} = ${expected.number}`;
     case 'string': {
-      const text = q`(${o.type} = 'text' AND lower(${o.value}) = ${expected.folded})`;
-      return expected.number === null ? text : q`(${text} OR (${o.type} IN ('integer', 'real') AND ${o.value} = ${expected.number}))`;
+      // Only an array or object (JSON text) could pass for a text that starts like one.
+      const text = /^[[{]/.test(expected.folded)
+        ? q`(${o.value} = ${expected.folded} COLLATE NOCASE AND ${o.type} = 'text')`
+        : q`${o.value} = ${expected.folded} COLLATE NOCASE`;
+      return expected.number === null ? text : q`(${text} OR (${o.value} = ${expected.number} AND ${o.type} IN ('integer', 'real')))`;
     }
     case 'boolean':
       return q`${o.type} = ${raw(expected.value ? "'true'" : "'false'")}`;
     case 'json':
-      return q`(${o.type} IN ('array', 'object') AND ${o.value} = ${expected.text})`;
+      return q`(${o.value} = ${expected.text} AND ${o.type} IN ('array', 'object'))`;
   }
 }
 
@@ -91,7 +99,7 @@ function dataTest(path: string[], test: DataTest, now: number): Sql {
     case 'equals':
       return equals(o, test.expected);
     case 'contains':
-      return q`((${o.type} = 'text' AND instr(lower(${o.value}), ${test.folded}) > 0) OR (${o.type} = 'array' AND EXISTS (SELECT 1 FROM json_each(c.data, ${jsonPath(path)}) j WHERE ${equals(ELEMENT, test.element)})))`;
+      return q`((instr(lower(${o.value}), ${test.folded}) > 0 AND ${o.type} = 'text') OR (${o.type} = 'array' AND EXISTS (SELECT 1 FROM json_each(c.data, ${jsonPath(path)}) j WHERE ${equals(ELEMENT, test.element)})))`;
     case 'compare':
       return q`${test.mode === 'number' ? numeric(o) : date(o)} ${COMPARE[test.comparison]} ${boundAt(test.bound, now)}`;
   }
@@ -104,6 +112,30 @@ function eventWindow(since: Bound | undefined, before: Bound | undefined, now: n
   return join(parts, '');
 }
 
+/**
+ * What a test costs per contact: a column, a probe of a set built once (scan), JSON functions, an
+ * index lookup per contact (seek). ANDed tests run cheapest first, so the costly ones see only the
+ * contacts the cheap ones let through; the answer is the same in any order.
+ */
+function cost(p: Predicate, shape: Shape): number {
+  switch (p.kind) {
+    case 'and':
+    case 'or':
+      return Math.max(...p.of.map((x) => cost(x, shape)));
+    case 'not':
+      return cost(p.of, shape);
+    case 'data':
+      return 2;
+    case 'event':
+    case 'member':
+      return shape === 'scan' ? 1 : 3;
+    default:
+      return 0;
+  }
+}
+
+const cheapestFirst = (parts: Predicate[], shape: Shape) => [...parts].sort((a, b) => cost(a, shape) - cost(b, shape));
+
 /** The predicate as a WHERE fragment over `contacts c` (the caller adds the project scope on c). */
 export function whereOf(p: Predicate, opts: CompileOptions): Sql {
   const { now, projectId, shape } = opts;
@@ -113,7 +145,7 @@ export function whereOf(p: Predicate, opts: CompileOptions): Sql {
     case 'none':
       return raw('0');
     case 'and':
-      return q`(${join(p.of.map((q) => whereOf(q, opts)), ' AND ')})`;
+      return q`(${join(cheapestFirst(p.of, shape).map((x) => whereOf(x, opts)), ' AND ')})`;
     case 'or':
       return q`(${join(p.of.map((q) => whereOf(q, opts)), ' OR ')})`;
     case 'not':
@@ -144,10 +176,10 @@ export function whereOf(p: Predicate, opts: CompileOptions): Sql {
 // Each condition makes its own SQL text: statements are prepared per call (not through the
 // connection's statement cache, which would grow with every condition ever asked).
 
-/** How many contacts of the project match. */
-export function countMatching(db: Db, p: Predicate, opts: Omit<CompileOptions, 'shape'>): number {
+/** How many contacts of the project match (a read of every contact: through the reader thread). */
+export async function countMatching(reader: Reader, p: Predicate, opts: Omit<CompileOptions, 'shape'>): Promise<number> {
   const query = q`SELECT COUNT(*) AS n FROM contacts c WHERE c.project_id = ${opts.projectId} AND ${whereOf(p, { ...opts, shape: 'scan' })}`;
-  return (db.prepare(query.text).get(...query.params) as { n: number }).n;
+  return (await reader.get<{ n: number }>(query.text, query.params))!.n;
 }
 
 /** One page of matching contacts, newest first. */
@@ -170,15 +202,16 @@ export function walkMatching(db: Db, p: Predicate, opts: Omit<CompileOptions, 's
   };
 }
 
-/** Of the project's contacts with ids in (afterId, upToId], those that match: what compute diffs one batch against. */
-export interface RangeMatcher {
-  idsIn(afterId: string, upToId: string): string[];
+/** Ids of every matching contact of the project (compute's snapshot; through the reader thread). */
+export function matchingIds(reader: Reader, p: Predicate, opts: Omit<CompileOptions, 'shape'>): Promise<string[]> {
+  const query = q`SELECT c.id FROM contacts c WHERE c.project_id = ${opts.projectId} AND ${whereOf(p, { ...opts, shape: 'scan' })}`;
+  return reader.column<string>(query.text, query.params);
 }
 
-export function rangeMatcher(db: Db, p: Predicate, opts: Omit<CompileOptions, 'shape'>): RangeMatcher {
-  const where = whereOf(p, { ...opts, shape: 'seek' });
-  const statement = db.prepare(`SELECT c.id FROM contacts c WHERE c.project_id = ? AND c.id > ? AND c.id <= ? AND ${where.text}`).pluck();
-  return { idsIn: (afterId, upToId) => statement.all(opts.projectId, afterId, upToId, ...where.params) as string[] };
+/** Of these contact ids, those of the project that match now. */
+export function matchingAmong(db: Db, p: Predicate, opts: Omit<CompileOptions, 'shape'>, ids: readonly string[]): Set<string> {
+  const query = q`SELECT c.id FROM contacts c WHERE c.project_id = ${opts.projectId} AND c.id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND ${whereOf(p, { ...opts, shape: 'seek' })}`;
+  return new Set(db.prepare(query.text).pluck().all(...query.params) as string[]);
 }
 
 /** Everything a predicate may ask of one contact: its event spans for `eventNames` and its static segment rows. */

@@ -1,6 +1,7 @@
 // The MIME message of one email, composed once when the send is accepted (DKIM is added at delivery).
 import MailComposer, { type MailComposerOptions } from 'nodemailer/lib/mail-composer';
 import type { MimeNodeHeader } from 'nodemailer/lib/mime-node';
+import { composeAlternative } from './compose/alternative.js';
 import { serializeMime } from './compose/serialize.js';
 import { htmlToText } from './html-to-text.js';
 
@@ -131,7 +132,10 @@ export function composerOptions(input: ComposeInput): MailComposerOptions {
 }
 
 export function composeMessage(input: ComposeInput): ComposedMessage {
-  const root = new MailComposer(composerOptions(input)).compile();
+  const options = composerOptions(input);
+  // the email id is unique: a boundary made of it needs no random bytes
+  if (input.attachments.length === 0) return composeAlternative(options as typeof options & { html: string; text: string }, input.emailId.replace(/-/g, ''));
+  const root = new MailComposer(options).compile();
   const raw = serializeMime(root);
   return { raw, messageId: root.encodeHeaderValue('Message-ID', root.getHeader('Message-ID')) };
 }

@@ -16,6 +16,12 @@ import { composeInputFor, personalizationFor, type ComposeEnv, type Recipient } 
 
 /** Content this large (across all recipients) is personalised and composed on the heavy thread, off the main one. */
 const HEAVY_BYTES = MB;
+/**
+ * Recipients of one content per compose-thread task: the content crosses once per chunk and the
+ * thread renders, signs the click links and composes each message, so a campaign batch costs the
+ * main thread one message to a thread instead of the work of every recipient.
+ */
+const CHUNK = 50;
 
 export interface Addressed {
   recipient: Recipient;
@@ -24,6 +30,8 @@ export interface Addressed {
 }
 
 export type Composition = StoredComposition & { subject: string };
+
+const chunks = <T>(items: T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 const tooLarge = (size: number, max: number) =>
   validationFailed([
@@ -39,10 +47,10 @@ const tooLarge = (size: number, max: number) =>
 const smallestMessage = (content: MessageContent) => content.html.length + content.attachments.reduce((n, a) => n + Math.ceil(a.content.length / 3) * 4, 0);
 
 /**
- * Each recipient's message, composed off the main thread: ordinary content is rendered here and
- * built on the compose threads; heavy content crosses once to the heavy thread, which renders and
- * builds every recipient's message. Refuses (422) before any work when the messages together
- * cannot stay under `maxTotalBytes`, and as soon as they grow past it.
+ * Each recipient's message, composed off the main thread. A single ordinary message is rendered
+ * here and built on a compose thread; several cross in chunks to the compose threads, which render
+ * and build each one; heavy content crosses once to the heavy thread. Refuses (422) before any
+ * work when the messages together cannot stay under `maxTotalBytes`, and as soon as they grow past it.
  */
 export async function composeMessages(ctx: Ctx, content: MessageContent, addressed: Addressed[], maxTotalBytes: number): Promise<Composition[]> {
   const floor = smallestMessage(content) * addressed.length;
@@ -59,7 +67,16 @@ export async function composeMessages(ctx: Ctx, content: MessageContent, address
       throw err;
     }
   }
-  const composed = await Promise.all(personalized.map((p) => ctx.threads.compose.run('compose', composeInputFor(content, p, env)).then(fromWire)));
+  const composed =
+    personalized.length === 1
+      ? [fromWire(await ctx.threads.compose.run('compose', composeInputFor(content, personalized[0]!, env)))]
+      : (
+          await Promise.all(
+            chunks(personalized, CHUNK).map((recipients) => ctx.threads.compose.run('composeAll', { content, env, recipients, maxTotalBytes: Number.POSITIVE_INFINITY })),
+          )
+        )
+          .flat()
+          .map(fromWire);
   const total = composed.reduce((n, c) => n + c.size, 0);
   if (total > maxTotalBytes) throw tooLarge(total, maxTotalBytes);
   return composed;

@@ -4,6 +4,15 @@ import type { KeyKind } from '../projects/keys.js';
 /** A success answer: a response schema of schema/responses/ by its `$id`, a media type, or null for no body. */
 export type AnswerDoc = string | { type: string } | null;
 
+/** A multipart/form-data body of one file, which no JSON schema validates. */
+export interface UploadDoc {
+  /** The form field that carries the file. */
+  field: string;
+  /** What the file is expected to be (`text/csv`). */
+  mediaType: string;
+  description: string;
+}
+
 /** What the OpenAPI document says of one route, written beside it: `router.get(path, describe({...}), ...)`. */
 export interface RouteDoc {
   summary: string;
@@ -13,8 +22,11 @@ export interface RouteDoc {
    * they authenticate (default `none`).
    */
   auth?: 'none' | 'admin' | 'admin-or-secret';
-  /** The request schema (schema/<name>.json, the one the route validates with) of its JSON body. */
-  body?: string;
+  /**
+   * The request schema (schema/<name>.json, the one the route validates with) of its JSON body, or
+   * the file of a multipart upload.
+   */
+  body?: string | UploadDoc;
   /** Names of its query parameters (the README says what each does). */
   query?: string[];
   /** Success answers by status; without it, any 2xx with a JSON body. */

@@ -6,7 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import { schemasOfRequests } from '../http/validate.js';
 import type { ApiState } from '../http/state.js';
 import { listAssets, readAsset } from '../runtime/assets.js';
-import { docOf, guardOf, type AnswerDoc, type KeyGuard, type RouteDoc } from './describe.js';
+import { docOf, guardOf, type AnswerDoc, type KeyGuard, type RouteDoc, type UploadDoc } from './describe.js';
 
 type Json = Record<string, unknown>;
 
@@ -86,6 +86,15 @@ function answer(status: string, doc: AnswerDoc): Json {
   return { description, content: { [doc.type]: {} } };
 }
 
+function requestBody(body: string | UploadDoc): Json {
+  if (typeof body === 'string') return { required: true, content: { 'application/json': { schema: ref(body) } } };
+  const file = { type: 'string', contentMediaType: body.mediaType, description: body.description };
+  return {
+    required: true,
+    content: { 'multipart/form-data': { schema: { type: 'object', required: [body.field], properties: { [body.field]: file } } } },
+  };
+}
+
 function operation(route: MountedRoute): Json {
   const doc = route.doc!;
   const tag = route.path.split('/').filter((s) => s && s !== 'v1' && !s.startsWith(':'))[0] ?? 'system';
@@ -112,7 +121,7 @@ function operation(route: MountedRoute): Json {
     tags: [tag],
     security: SECURITY[route.guard?.kind ?? doc.auth ?? 'none'],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(doc.body) } } } } : {}),
+    ...(doc.body ? { requestBody: requestBody(doc.body) } : {}),
     responses: { ...Object.fromEntries(answers), default: ERROR_ANSWER },
   };
 }

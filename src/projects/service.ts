@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
+import { rotateWebhookSecret } from '../webhooks/secret.js';
 import { newKey } from './keys.js';
 import { countProjects, getProject, insertProject, replaceKeys, setDisabled, setTrackTransactional, type Project } from './store.js';
 
@@ -11,12 +12,14 @@ export interface ProjectKeys {
   secretKey: string;
 }
 
+/** A new project with its keys; its webhook signing secret is made too, and shown by `project webhook-secret` (which renews it). */
 export function createProject(db: Db, clock: Clock, name: string): ProjectKeys {
   const id = randomUUID();
   const keys = { public: newKey('public'), secret: newKey('secret') };
   db.transaction(() => {
     insertProject(db, id, name, clock.now());
     replaceKeys(db, id, keys, clock.now());
+    rotateWebhookSecret(db, id);
   })();
   return { id, name, publicKey: keys.public, secretKey: keys.secret };
 }

@@ -17,6 +17,7 @@ const WORKER_FILES: Record<WorkerScript, string> = {
   mail: '../mail/threads/worker.js',
   compose: '../threads/worker.js',
   checkpoint: '../store/checkpoint-worker.js',
+  reader: '../store/reader-worker.js',
 };
 
 /** A text file by its path in the package (`schema/send.json`, `src/store/migrations/001_core.sql`). */

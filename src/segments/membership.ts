@@ -6,13 +6,14 @@ import type { Ctx } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { evaluate } from '../filters/evaluate.js';
 import type { ContactFilter } from '../filters/engine.js';
-import { loadContactFacts, rangeMatcher } from '../filters/sqlite.js';
+import { loadContactFacts, matchingAmong, matchingIds } from '../filters/sqlite.js';
 import { segmentEventName } from '../events/catalogue.js';
+import { readerOf } from '../store/reader.js';
 import { projectSegments } from './catalog.js';
-import { contactIdsAfter, deleteMembers, findSegment, insertMembers, memberIdsBetween, recordCount, type Segment } from './store.js';
+import { countMembers, deleteMembers, findSegment, insertMembers, memberIds, recordCount, type Segment } from './store.js';
 
-/** Contacts per transaction of a compute; between two, the event loop serves others. */
-const COMPUTE_BATCH = 2000;
+/** Transitions per transaction of a compute; between two, the event loop serves others. */
+const COMPUTE_BATCH = 5000;
 
 /** The entry or exit events of a tracked segment (none for one that does not track), in the caller's transaction. */
 export function emitTransitions(ctx: Ctx, segment: Segment, contactIds: readonly string[], kind: 'entry' | 'exit'): void {
@@ -58,40 +59,40 @@ export interface ComputeResult {
 }
 
 /**
- * Records the membership of a tracked dynamic segment for every contact of its project, in
- * batches by contact id. Each batch re-evaluates its contacts inside its own transaction, so
- * changes recorded meanwhile by re-evaluation jobs are diffed against, never overwritten.
+ * Records the membership of a tracked dynamic segment for every contact of its project. One scan
+ * of the contacts (the SQL engine's counting shape) is diffed against the recorded rows; the
+ * differences are then written in batches, each re-checked inside its own transaction, so a
+ * contact that changed since the scan (and was re-evaluated by its job meanwhile) is left as its
+ * job recorded it, never overwritten with the scan's older view.
  */
 export async function computeMembership(ctx: Ctx, segment: Segment, filter: ContactFilter): Promise<ComputeResult> {
   const { projectId } = segment;
-  const matcher = rangeMatcher(ctx.db, filter.predicate, { projectId, now: ctx.clock.now() });
+  const opts = { projectId, now: ctx.clock.now() };
+  const matching = await matchingIds(readerOf(ctx), filter.predicate, opts);
+  const leaving = new Set(memberIds(ctx.db, projectId, segment.id));
+  const entering = matching.filter((id) => !leaving.delete(id));
   const result: ComputeResult = { added: 0, removed: 0, total: 0 };
-  let after = '';
-  for (;;) {
-    const ids = contactIdsAfter(ctx.db, projectId, after, COMPUTE_BATCH);
-    if (ids.length === 0) break;
-    const upTo = ids[ids.length - 1]!;
-    ctx.bus.tx(() => {
-      const current = findSegment(ctx.db, projectId, segment.id);
-      if (!current) throw notFound('Segment');
-      if (current.updatedAt !== segment.updatedAt) throw conflict('The segment changed while its membership was computed; compute again');
-      const matching = matcher.idsIn(after, upTo);
-      const matched = new Set(matching);
-      const stored = memberIdsBetween(ctx.db, projectId, segment.id, after, upTo);
-      const recorded = new Set(stored);
-      const { added, removed } = transition(
-        ctx,
-        segment,
-        matching.filter((id) => !recorded.has(id)),
-        stored.filter((id) => !matched.has(id)),
-      );
-      result.added += added.length;
-      result.removed += removed.length;
-      result.total += matching.length;
-    });
-    after = upTo;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  // In id order, the rows of one batch land on neighbouring pages of the indexes keyed by contact.
+  const apply = async (unordered: string[], enter: boolean) => {
+    const ids = unordered.sort();
+    for (let i = 0; i < ids.length; i += COMPUTE_BATCH) {
+      ctx.bus.tx(() => {
+        const current = findSegment(ctx.db, projectId, segment.id);
+        if (!current) throw notFound('Segment');
+        if (current.updatedAt !== segment.updatedAt) throw conflict('The segment changed while its membership was computed; compute again');
+        const batch = ids.slice(i, i + COMPUTE_BATCH);
+        const matching = matchingAmong(ctx.db, filter.predicate, opts, batch);
+        const still = batch.filter((id) => matching.has(id) === enter);
+        const { added, removed } = enter ? transition(ctx, segment, still, []) : transition(ctx, segment, [], still);
+        result.added += added.length;
+        result.removed += removed.length;
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  await apply(entering, true);
+  await apply([...leaving], false);
+  result.total = countMembers(ctx.db, projectId, segment.id);
   recordCount(ctx.db, projectId, segment.id, { memberCount: result.total, at: ctx.clock.now(), ms: segment.countMs });
   return result;
 }

@@ -3,8 +3,10 @@ import { presentContact } from '../contacts/present.js';
 import type { Ctx } from '../context.js';
 import { FlatError } from '../errors.js';
 import type { Guards } from '../http/guards.js';
+import { requireFlat } from '../http/flat-required.js';
 import { pageParams, pageResult } from '../http/pagination.js';
 import { projectOf, type ApiState } from '../http/state.js';
+import { describe } from '../openapi/describe.js';
 import { validate } from '../http/validate.js';
 import { presentSegment } from './present.js';
 import {
@@ -25,9 +27,9 @@ import {
 
 /** The spec's flat 400 for an object body (or none) without a name, or a DYNAMIC one without a condition. */
 function assertRequiredPresent(raw: unknown): void {
-  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) return;
-  const body = (raw ?? {}) as Record<string, unknown>;
-  if (!('name' in body)) throw new FlatError(400, 'name is required');
+  requireFlat(raw, ['name']);
+  if (raw === undefined || typeof raw !== 'object' || raw === null || Array.isArray(raw)) return;
+  const body = raw as Record<string, unknown>;
   const dynamic = body.type === undefined || body.type === 'DYNAMIC';
   if (dynamic && (body.condition === undefined || body.condition === null)) throw new FlatError(400, 'condition is required for a DYNAMIC segment');
 }
@@ -36,53 +38,53 @@ export function segmentRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
 
-  router.get('/segments', secret, (ctx) => {
+  router.get('/segments', describe({ summary: 'List segments', answers: { 200: 'SegmentList' } }), secret, (ctx) => {
     ctx.body = { data: listSegments(app, projectOf(ctx).id).map(presentSegment) };
   });
 
-  router.post('/segments', secret, (ctx) => {
+  router.post('/segments', describe({ summary: 'Create a segment', body: 'segment-create', answers: { 201: 'Segment' } }), secret, (ctx) => {
     assertRequiredPresent(ctx.state.body);
     const input = validate<SegmentInput>('segment-create', ctx.state.body);
     ctx.status = 201;
     ctx.body = presentSegment(createSegment(app, projectOf(ctx).id, input));
   });
 
-  router.get('/segments/:id', secret, (ctx) => {
+  router.get('/segments/:id', describe({ summary: 'A segment with its cached member count', answers: { 200: 'Segment' } }), secret, (ctx) => {
     ctx.body = presentSegment(getSegment(app, projectOf(ctx).id, ctx.params.id!));
   });
 
-  router.patch('/segments/:id', secret, (ctx) => {
+  router.patch('/segments/:id', describe({ summary: 'Change a segment', body: 'segment-patch', answers: { 200: 'Segment' } }), secret, (ctx) => {
     const patch = validate<SegmentPatch>('segment-patch', ctx.state.body ?? {});
     ctx.body = presentSegment(patchSegment(app, projectOf(ctx).id, ctx.params.id!, patch));
   });
 
-  router.delete('/segments/:id', secret, (ctx) => {
+  router.delete('/segments/:id', describe({ summary: 'Delete a segment nothing uses', answers: { 204: null } }), secret, (ctx) => {
     deleteSegment(app, projectOf(ctx).id, ctx.params.id!);
     ctx.status = 204;
   });
 
-  router.get('/segments/:id/contacts', secret, (ctx) => {
+  router.get('/segments/:id/contacts', describe({ summary: 'A page of members (live for dynamic segments)', query: ['page', 'pageSize'], answers: { 200: 'SegmentContacts' } }), secret, async (ctx) => {
     const { page, pageSize, offset } = pageParams(ctx.query);
-    const found = segmentContacts(app, projectOf(ctx).id, ctx.params.id!, { offset, limit: pageSize });
+    const found = await segmentContacts(app, projectOf(ctx).id, ctx.params.id!, { offset, limit: pageSize });
     ctx.body = pageResult(found.contacts.map(presentContact), found.total, page, pageSize);
   });
 
-  router.post('/segments/:id/members', secret, (ctx) => {
+  router.post('/segments/:id/members', describe({ summary: 'Add members to a static segment', body: 'segment-members', answers: { 200: 'SegmentMembersAdded' } }), secret, (ctx) => {
     const input = validate<MembersInput>('segment-members', ctx.state.body);
     ctx.body = addMembers(app, projectOf(ctx).id, ctx.params.id!, input);
   });
 
-  router.delete('/segments/:id/members', secret, (ctx) => {
+  router.delete('/segments/:id/members', describe({ summary: 'Remove members from a static segment', body: 'segment-members', answers: { 200: 'SegmentMembersRemoved' } }), secret, (ctx) => {
     const { emails } = validate<MembersInput>('segment-members', ctx.state.body);
     ctx.body = removeMembers(app, projectOf(ctx).id, ctx.params.id!, emails);
   });
 
-  router.post('/segments/:id/compute', secret, async (ctx) => {
+  router.post('/segments/:id/compute', describe({ summary: 'Record the membership of a tracked segment now (entry and exit events)', answers: { 200: 'SegmentComputed' } }), secret, async (ctx) => {
     ctx.body = await computeSegment(app, projectOf(ctx).id, ctx.params.id!);
   });
 
-  router.post('/segments/:id/refresh', secret, (ctx) => {
-    ctx.body = refreshSegment(app, projectOf(ctx).id, ctx.params.id!);
+  router.post('/segments/:id/refresh', describe({ summary: 'Count the members now', answers: { 200: 'SegmentCount' } }), secret, async (ctx) => {
+    ctx.body = await refreshSegment(app, projectOf(ctx).id, ctx.params.id!);
   });
 
   return router;

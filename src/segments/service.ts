@@ -138,7 +138,7 @@ export function deleteSegment(ctx: Ctx, projectId: string, id: string): void {
 const LIVE_TOTAL_UP_TO = 100_000;
 
 /** A page of the segment's contacts (live for a dynamic segment), newest first, with the total. */
-export function segmentContacts(ctx: Ctx, projectId: string, id: string, page: { offset: number; limit: number }): { contacts: Contact[]; total: number } {
+export async function segmentContacts(ctx: Ctx, projectId: string, id: string, page: { offset: number; limit: number }): Promise<{ contacts: Contact[]; total: number }> {
   const segment = getSegment(ctx, projectId, id);
   const { filter } = plannedSegment(ctx, segment);
   const live = countContacts(ctx.db, projectId) <= LIVE_TOTAL_UP_TO;
@@ -146,7 +146,7 @@ export function segmentContacts(ctx: Ctx, projectId: string, id: string, page: {
     return { contacts: pageMembers(ctx.db, projectId, id, page), total: live ? countMembers(ctx.db, projectId, id) : segment.memberCount };
   }
   if (!filter) return { contacts: [], total: 0 };
-  return { contacts: pageFiltered(ctx, filter, page), total: live ? countFiltered(ctx, filter) : segment.memberCount };
+  return { contacts: pageFiltered(ctx, filter, page), total: live ? await countFiltered(ctx, filter) : segment.memberCount };
 }
 
 export interface MembersInput {
@@ -209,6 +209,6 @@ export function computeSegment(ctx: Ctx, projectId: string, id: string): Promise
 }
 
 /** Counts now and caches the count: no events, no membership writes. */
-export function refreshSegment(ctx: Ctx, projectId: string, id: string): { memberCount: number } {
-  return { memberCount: refreshCount(ctx, getSegment(ctx, projectId, id)) };
+export async function refreshSegment(ctx: Ctx, projectId: string, id: string): Promise<{ memberCount: number }> {
+  return { memberCount: await refreshCount(ctx, getSegment(ctx, projectId, id)) };
 }

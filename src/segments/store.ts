@@ -136,11 +136,9 @@ export function countMembers(db: Db, projectId: string, segmentId: string): numb
   return (sql(db, 'SELECT COUNT(*) AS n FROM segment_members WHERE segment_id = ? AND project_id = ?').get(segmentId, projectId) as { n: number }).n;
 }
 
-/** Member contact ids in (afterId, upToId]. */
-export function memberIdsBetween(db: Db, projectId: string, segmentId: string, afterId: string, upToId: string): string[] {
-  return sql(db, 'SELECT contact_id FROM segment_members WHERE segment_id = ? AND contact_id > ? AND contact_id <= ? AND project_id = ?')
-    .pluck()
-    .all(segmentId, afterId, upToId, projectId) as string[];
+/** Every member contact id of the segment. */
+export function memberIds(db: Db, projectId: string, segmentId: string): string[] {
+  return sql(db, 'SELECT contact_id FROM segment_members WHERE segment_id = ? AND project_id = ?').pluck().all(segmentId, projectId) as string[];
 }
 
 /** One page of a static segment's members, newest contacts first (as the dynamic pages). */
@@ -151,9 +149,4 @@ export function pageMembers(db: Db, projectId: string, segmentId: string, page: 
      ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
   ).all(projectId, segmentId, projectId, page.limit, page.offset) as ContactRow[];
   return rows.map(toContact);
-}
-
-/** The next `limit` contact ids of the project after `afterId`, in id order: the batches compute walks. */
-export function contactIdsAfter(db: Db, projectId: string, afterId: string, limit: number): string[] {
-  return sql(db, 'SELECT id FROM contacts WHERE project_id = ? AND id > ? ORDER BY id LIMIT ?').pluck().all(projectId, afterId, limit) as string[];
 }

@@ -1,8 +1,8 @@
 import { Router } from '@koa/router';
 import type { Ctx } from '../context.js';
-import { FlatError } from '../errors.js';
 import type { Guards } from '../http/guards.js';
 import { pageParams, pageResult, sortParams } from '../http/pagination.js';
+import { requireFlat } from '../http/flat-required.js';
 import { enumQuery } from '../http/params.js';
 import { projectOf, type ApiState } from '../http/state.js';
 import { validate } from '../http/validate.js';
@@ -12,14 +12,6 @@ import { presentTemplate } from './present.js';
 import { createTemplate, deleteTemplate, duplicateTemplate, getTemplate, patchTemplate, usageOfTemplate, type TemplateInput, type TemplatePatch } from './service.js';
 import { TEMPLATE_TYPES } from './store.js';
 
-const REQUIRED = ['name', 'subject', 'body', 'from'] as const;
-
-/** The spec's flat 400 for an object body (or none) missing required fields; other shapes get the 422 of the schema. */
-function assertRequiredPresent(raw: unknown): void {
-  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) return;
-  const missing = REQUIRED.filter((field) => raw === undefined || !(field in raw));
-  if (missing.length > 0) throw new FlatError(400, `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} required`);
-}
 
 export function templateRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
@@ -39,7 +31,7 @@ export function templateRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   );
 
   router.post('/templates', describe({ summary: 'Create a template', body: 'template-create', answers: { 201: 'Template' } }), secret, (ctx) => {
-    assertRequiredPresent(ctx.state.body);
+    requireFlat(ctx.state.body, ['name', 'subject', 'body', 'from']);
     const input = validate<TemplateInput>('template-create', ctx.state.body);
     ctx.status = 201;
     ctx.body = presentTemplate(createTemplate(app, projectOf(ctx).id, input));

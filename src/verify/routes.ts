@@ -3,13 +3,14 @@ import type { Ctx } from '../context.js';
 import type { Guards } from '../http/guards.js';
 import type { ApiState } from '../http/state.js';
 import { validate } from '../http/validate.js';
+import { describe } from '../openapi/describe.js';
 import { createVerifier } from './service.js';
 
 /** POST /v1/verify: secret key; answers 200 with a verdict for any string, 422 only for a body without one. */
 export function verifyRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const verifier = createVerifier(app);
-  router.post('/v1/verify', guards.key('secret', { access: 'read' }), async (ctx) => {
+  router.post('/v1/verify', describe({ summary: 'Verify an email address', body: 'verify', answers: { 200: 'VerifyResult' } }), guards.key('secret', { access: 'read' }), async (ctx) => {
     const { email } = validate<{ email: string }>('verify', ctx.state.body);
     ctx.body = { success: true, data: await verifier.verify(email) };
   });

@@ -1,8 +1,7 @@
-import { iso } from '../clock.js';
+import { iso, isoOrNull } from '../clock.js';
 import type { Execution, StepRun } from './executions-store.js';
 import type { Step, Transition, WorkflowGraph } from './store.js';
 
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 export const presentStep = (s: Step) => ({
   id: s.id,

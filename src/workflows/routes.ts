@@ -1,7 +1,8 @@
 import { Router } from '@koa/router';
 import { listFields } from '../contacts/fields.js';
 import type { Ctx } from '../context.js';
-import { badRequest, conflict, FlatError } from '../errors.js';
+import { badRequest, conflict } from '../errors.js';
+import { requireFlat } from '../http/flat-required.js';
 import { eventNames } from '../events/store.js';
 import type { Guards } from '../http/guards.js';
 import { pageParams, pageResult } from '../http/pagination.js';
@@ -30,12 +31,6 @@ import {
 } from './service.js';
 import { listWorkflows } from './store.js';
 
-/** The spec's flat 400 for a create body missing `name` or `eventName`. */
-function assertRequiredPresent(raw: unknown): void {
-  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) return;
-  const missing = (['name', 'eventName'] as const).filter((field) => raw === undefined || !(field in raw));
-  if (missing.length > 0) throw new FlatError(400, `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} required`);
-}
 
 export function workflowRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
@@ -56,7 +51,7 @@ export function workflowRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   });
 
   router.post('/workflows', describe({ summary: 'Create a workflow (disabled, with its TRIGGER step)', body: 'workflow-create', answers: { 201: 'Workflow' } }), secret, (ctx) => {
-    assertRequiredPresent(ctx.state.body);
+    requireFlat(ctx.state.body, ['name', 'eventName']);
     const input = validate<WorkflowInput>('workflow-create', ctx.state.body);
     ctx.status = 201;
     ctx.body = presentWorkflow(createWorkflow(app, projectOf(ctx).id, input));

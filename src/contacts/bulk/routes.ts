@@ -4,6 +4,7 @@ import type { Guards } from '../../http/guards.js';
 import { projectOf, type ApiState } from '../../http/state.js';
 import { validate } from '../../http/validate.js';
 import type { JobRunner } from '../../jobs/runner.js';
+import { describe } from '../../openapi/describe.js';
 import { presentContactJob } from '../jobs/present.js';
 import { getContactJob } from '../jobs/service.js';
 import { BULK_JOB, BULK_JOB_TYPES, bulkJob, startBulk, type BulkOperation } from './service.js';
@@ -15,7 +16,7 @@ export function bulkRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const secret = guards.key('secret');
 
   for (const operation of OPERATIONS) {
-    router.post(`/contacts/bulk-${operation}`, secret, (ctx) => {
+    router.post(`/contacts/bulk-${operation}`, describe({ summary: `Bulk ${operation} up to 1000 contacts (queued)`, body: 'contacts-bulk', answers: { 202: 'ContactJobQueued' } }), secret, (ctx) => {
       const { contactIds } = validate<{ contactIds: string[] }>('contacts-bulk', ctx.state.body);
       const job = startBulk(app, projectOf(ctx).id, operation, contactIds);
       ctx.status = 202;
@@ -23,7 +24,7 @@ export function bulkRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     });
   }
 
-  router.get('/contacts/bulk/:jobId', secret, (ctx) => {
+  router.get('/contacts/bulk/:jobId', describe({ summary: 'Poll a bulk job', answers: { 200: 'BulkJob' } }), secret, (ctx) => {
     ctx.body = presentContactJob(getContactJob(app, projectOf(ctx).id, ctx.params.jobId!, Object.values(BULK_JOB_TYPES)));
   });
 

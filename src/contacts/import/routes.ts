@@ -5,19 +5,20 @@ import { projectOf, type ApiState } from '../../http/state.js';
 import { presentContactJob } from '../jobs/present.js';
 import { getContactJob } from '../jobs/service.js';
 import { IMPORT_JOB, importJob, startImport } from './service.js';
-import { csvUpload, uploadedFile } from './upload.js';
+import { CSV_UPLOAD_DOC, csvUpload, uploadedFile } from './upload.js';
 import type { JobRunner } from '../../jobs/runner.js';
+import { describe } from '../../openapi/describe.js';
 
 export function importRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
 
-  router.post('/contacts/import', guards.key('secret', { json: false }), csvUpload(app.config.dataDir), async (ctx) => {
+  router.post('/contacts/import', describe({ summary: 'Import contacts from a CSV file (queued)', body: CSV_UPLOAD_DOC, answers: { 202: 'ContactJobQueued' } }), guards.key('secret', { json: false }), csvUpload(app.config.dataDir), async (ctx) => {
     const job = await startImport(app, projectOf(ctx).id, uploadedFile(ctx));
     ctx.status = 202;
     ctx.body = { jobId: job.id, message: `Import queued; poll GET /contacts/import/${job.id} for its progress` };
   });
 
-  router.get('/contacts/import/:jobId', guards.key('secret'), (ctx) => {
+  router.get('/contacts/import/:jobId', describe({ summary: 'Poll an import job', answers: { 200: 'ImportJob' } }), guards.key('secret'), (ctx) => {
     ctx.body = presentContactJob(getContactJob(app, projectOf(ctx).id, ctx.params.jobId!, ['import']));
   });
 

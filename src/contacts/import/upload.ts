@@ -6,12 +6,20 @@ import type { File } from 'formidable';
 import { ApiError, badRequest, validationFailed } from '../../errors.js';
 import { MB } from '../../http/json-body.js';
 import type { ApiContext, ApiState } from '../../http/state.js';
+import type { UploadDoc } from '../../openapi/describe.js';
 import { ensureImportDirs, incomingDir, removeFile } from './files.js';
 
 export const MAX_IMPORT_BYTES = 5 * MB;
 /** Room for the multipart framing around the file when judging a declared Content-Length. */
 const FRAMING_BYTES = 64 * 1024;
 const FIELD = 'file';
+
+/** The upload as the OpenAPI document shows it. */
+export const CSV_UPLOAD_DOC: UploadDoc = {
+  field: FIELD,
+  mediaType: 'text/csv',
+  description: `The CSV file (a .csv name or a CSV media type), at most ${MAX_IMPORT_BYTES / MB} MB, with a header row that has an "email" column`,
+};
 
 /** The uploaded file as the import service takes it. */
 export interface Upload {

@@ -1,4 +1,4 @@
-import { iso } from '../../clock.js';
+import { iso, isoOrNull } from '../../clock.js';
 import type { ContactJob } from './store.js';
 
 /** The poll answer of import and bulk jobs; `result` holds running totals until the job ends. */
@@ -10,5 +10,5 @@ export const presentContactJob = (job: ContactJob) => ({
   result: job.result,
   error: job.error,
   createdAt: iso(job.createdAt),
-  finishedAt: job.finishedAt === null ? null : iso(job.finishedAt),
+  finishedAt: isoOrNull(job.finishedAt),
 });

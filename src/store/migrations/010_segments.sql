@@ -36,8 +36,9 @@ CREATE UNIQUE INDEX jobs_coalesce ON jobs(coalesce_key) WHERE coalesce_key IS NO
 -- Keyset walks of a project's contacts by id (campaign audiences, segment compute).
 CREATE INDEX contacts_project_id ON contacts(project_id, id);
 
--- Event filters: per contact and name (pages, one contact's facts), and per name with the contact
--- (counts read the contacts of a name from the index alone).
-CREATE INDEX events_contact_name ON events(contact_id, name, created_at);
+-- Event filters read both event indexes alone: per contact (pages, batches, one contact's facts)
+-- the name joins the contact's index, per name (counts) the contact joins the name's index.
+DROP INDEX events_contact;
+CREATE INDEX events_contact ON events(contact_id, created_at, name);
 DROP INDEX events_project_name;
 CREATE INDEX events_project_name ON events(project_id, name, created_at, contact_id);
