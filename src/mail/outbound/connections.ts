@@ -195,14 +195,14 @@ export function createSmtpConnections(limits: SessionLimits): SmtpConnections {
     const { error } = outcome;
     if (REFUSED.has(String(error.code)) && error.responseCode !== 421 && !session.connection.destroyed) {
       // The server refused this message; the session itself is fine once reset.
-      session.connection.reset((resetErr) => {
-        if (resetErr) end(session, false);
-        release(target, host, session);
-      });
-    } else {
-      if (!session.ended) end(session, false);
-      release(target, host, session);
-    }
+      await new Promise<void>((reset) =>
+        session.connection.reset((resetErr) => {
+          if (resetErr) end(session, false);
+          reset();
+        }),
+      );
+    } else if (!session.ended) end(session, false);
+    release(target, host, session);
     // A reused session the server had already closed fails before any reply: not the message's fault.
     return { attempt: attemptFromError(error), dropped: reused && error.responseCode === undefined && !REFUSED.has(String(error.code)) };
   }
