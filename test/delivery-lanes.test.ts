@@ -91,8 +91,9 @@ test('a transactional email goes ahead of a bulk backlog queued before it, for t
     await new Promise((r) => setTimeout(r, 300)); // the send is claimed and waits for a place at rcpt.test
     release();
     await eventually(async () => position(env, 'buyer@rcpt.test') >= 0, 10_000, 'transactional delivery');
-    // FIFO would deliver it after every bulk email claimed before it (dozens); it takes the first free place
-    assert.ok(position(env, 'buyer@rcpt.test') < 8, `delivered as message ${position(env, 'buyer@rcpt.test') + 1}`);
+    // FIFO would deliver it after every bulk email claimed before it (dozens); it starts in the first
+    // free place, among the five started when the five held ones are answered
+    assert.ok(position(env, 'buyer@rcpt.test') < 10, `delivered as message ${position(env, 'buyer@rcpt.test') + 1}`);
     await env.sink.waitFor(121, 20_000);
   } finally {
     await env.close();

@@ -23,8 +23,9 @@ export class BulkPacer {
     state.tokens = Math.min(this.perSecond, state.tokens + ((now - state.at) * this.perSecond) / 1000);
     state.at = now;
     this.projects.set(projectId, state);
-    if (state.tokens >= 1) {
-      state.tokens--;
+    // a job back at its reserved slot finds its token refilled; the margin absorbs float rounding
+    if (state.tokens >= 1 - 1e-6) {
+      state.tokens = Math.max(state.tokens - 1, 0);
       return null;
     }
     const interval = 1000 / this.perSecond;

@@ -14,7 +14,7 @@ import { closeAgent, type BenchResult } from './load.js';
 const N = Number(process.env.DRAIN_EMAILS ?? 2000);
 const PAIRS = Math.max(3, Number(process.env.DRAIN_PAIRS ?? 3));
 /** Bytes of the Postfix test message as sent: about the size of Postmill's messages as delivered, signature included (the kit adds ~240 on the way). */
-const POSTFIX_SIZE = Number(process.env.POSTFIX_BENCH_MSG_SIZE ?? 2010);
+const POSTFIX_SIZE = Number(process.env.POSTFIX_BENCH_MSG_SIZE ?? 2085);
 const BENCH_DIR = process.env.POSTFIX_BENCH_DIR || '/tmp/postfix-bench';
 const SINK_DIR = join(BENCH_DIR, 'sink');
 const DOMAIN = 'example.test';
