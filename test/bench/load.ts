@@ -63,6 +63,8 @@ export async function load(
   send: (i: number) => Promise<boolean>,
   /** Ends the run early (work measured beside something else that finished). */
   stopped: () => boolean = () => false,
+  /** Each client rests this long between requests (a steady rate instead of a flood); not counted in latencies. */
+  pauseMs = 0,
 ): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
@@ -77,6 +79,7 @@ export async function load(
         const ok = await send(next++).catch(() => false);
         latencies.push(performance.now() - t0);
         if (!ok) errors++;
+        if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
       }
     }),
   );
