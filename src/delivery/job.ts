@@ -13,7 +13,20 @@ import type { Delivery, DeliveryResult } from '../mail/outbound/deliver.js';
 import { suppressionWithholding } from '../suppressions/policy.js';
 import { BulkPacer } from './bulk-pacer.js';
 import { retryDelayMs } from './schedule.js';
-import { emailStatusOf, findDeliveries, findDelivery, markDeferred, markDelivered, setEmailStatus, storeSigned, type Email, type StoredDelivery } from '../emails/store.js';
+import {
+  emailStatusOf,
+  findDeliveries,
+  findDelivery,
+  findStoredMessage,
+  markDeferred,
+  markDelivered,
+  setEmailStatus,
+  storeSigned,
+  type Email,
+  type StoredDelivery,
+  type StoredMessage,
+} from '../emails/store.js';
+import { ByteBudget } from './byte-budget.js';
 import type { SendThrottle } from './throttle.js';
 
 const FINAL = new Set(['delivered', 'bounced', 'failed', 'suppressed']);
@@ -34,6 +47,12 @@ const CLAIM_BATCH = 32;
 /** Outcomes are written together: up to a claim batch of them, or what came within 5 ms (a job keeps its place until then). */
 const OUTCOME_BATCH = { items: CLAIM_BATCH, waitMs: 5 };
 
+/**
+ * Large messages (stored above READ_AHEAD_MESSAGE_BYTES) in delivery at once, by stored size: two
+ * 40 MB sends deflate to about 15 MB each. In flight a message takes a few times its stored size.
+ */
+const LARGE_MESSAGE_BUDGET = 16 * 1024 * 1024;
+
 /** The share of `delivery.concurrency` bulk mail may hold: the rest stays free for transactional mail. */
 export const bulkShare = (concurrency: number) => Math.max(1, concurrency - Math.ceil(concurrency / 5));
 
@@ -44,9 +63,8 @@ interface Outgoing {
 }
 
 /** The bytes to send: signed on a mail thread with the sender domain's DKIM key once; a stored signed copy is reused. */
-async function outgoing(ctx: Ctx, stored: StoredDelivery): Promise<Outgoing> {
-  const { email, message } = stored;
-  const key = stored.signed ? null : dkimFor(ctx, email.projectId, email.senderDomain);
+async function outgoing(ctx: Ctx, email: Email, message: StoredMessage): Promise<Outgoing> {
+  const key = message.signed ? null : dkimFor(ctx, email.projectId, email.senderDomain);
   // no key: the domain lost its verification after acceptance; send unsigned rather than lose it
   if (!key) return { raw: unpackMessage(message), freshlySigned: false };
   return { raw: await ctx.mailThreads.sign(message, key, ctx.clock.now()), freshlySigned: true };
@@ -89,6 +107,7 @@ function settle(ctx: Ctx, email: Email, message: Outgoing, result: DeliveryResul
 export function deliveryJob(ctx: Ctx, opts: DeliveryJobOptions): JobHandler<DeliverPayload> {
   const commit = createCommitter(ctx.bus, OUTCOME_BATCH);
   const pacer = new BulkPacer(ctx.clock, opts.bulkPerSecond ?? 0);
+  const largeMessages = new ByteBudget(LARGE_MESSAGE_BUDGET);
   /** Emails read for jobs just claimed, until their run takes them. */
   const prepared = new Map<string, StoredDelivery>();
   return {
@@ -113,12 +132,20 @@ export function deliveryJob(ctx: Ctx, opts: DeliveryJobOptions): JobHandler<Deli
       const bulk = job.lane === 'bulk';
       const paced = bulk ? pacer.take(email.projectId) : null;
       if (paced !== null) return { retryAt: paced, reason: 'delivery.bulkPerSecond' };
-      const message = await outgoing(ctx, stored);
-      // A bulk email may have waited for its place since it was read: a campaign cancelled meanwhile ended it.
-      if (bulk && FINAL.has(emailStatusOf(ctx.db, email.id) ?? 'failed')) return;
-      const result = await opts.delivery.deliver({ from: verpAddress(email.id, email.senderDomain), to: email.to, raw: message.raw, bulk });
-      ctx.metrics.delivery(result.status, email.to);
-      return commit(() => settle(ctx, email, message, result, opts.maxAgeMs));
+      // a large message is read only once delivery has room for it
+      const release = stored.message ? null : await largeMessages.take(stored.storedSize);
+      try {
+        const found = stored.message ?? findStoredMessage(ctx.db, email.id);
+        if (!found) return;
+        const message = await outgoing(ctx, email, found);
+        // A bulk email may have waited for its place since it was read: a campaign cancelled meanwhile ended it.
+        if (bulk && FINAL.has(emailStatusOf(ctx.db, email.id) ?? 'failed')) return;
+        const result = await opts.delivery.deliver({ from: verpAddress(email.id, email.senderDomain), to: email.to, raw: message.raw, bulk });
+        ctx.metrics.delivery(result.status, email.to);
+        return await commit(() => settle(ctx, email, message, result, opts.maxAgeMs));
+      } finally {
+        release?.();
+      }
     },
   };
 }

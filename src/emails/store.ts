@@ -150,28 +150,49 @@ export function countEmailsOfTemplate(db: Db, projectId: string, templateId: str
 }
 
 // Delivery and feedback outcomes.
-/** An email with its stored message, as delivery reads it: one query. */
-export interface StoredDelivery {
-  email: Email;
-  message: PackedMessage;
-  /** The stored message carries its DKIM signature already (an earlier attempt signed it). */
+
+/**
+ * Stored messages up to this size are read with their email; a larger one only once delivery has
+ * room for it (see delivery/byte-budget.ts), so reading ahead never holds many large messages.
+ */
+export const READ_AHEAD_MESSAGE_BYTES = 256 * 1024;
+
+/** A stored message and whether it carries its DKIM signature already (an earlier attempt signed it). */
+export interface StoredMessage extends PackedMessage {
   signed: boolean;
 }
 
-type DeliveryRow = EmailRow & { raw: Buffer; signed: number; deflated: number };
+/** An email with its stored message, as delivery reads it: one query. */
+export interface StoredDelivery {
+  email: Email;
+  /** Null for a message larger than READ_AHEAD_MESSAGE_BYTES: read it with findStoredMessage. */
+  message: StoredMessage | null;
+  /** The message's size as stored (deflated or not). */
+  storedSize: number;
+}
+
+type DeliveryRow = EmailRow & { raw: Buffer | null; stored_size: number; signed: number; deflated: number };
+
+const DELIVERY_COLUMNS = `${EMAIL_COLUMNS}, CASE WHEN length(raw) <= ${READ_AHEAD_MESSAGE_BYTES} THEN raw END AS raw, length(raw) AS stored_size, signed, deflated`;
+
+const toMessage = (row: { raw: Buffer; signed: number; deflated: number }): StoredMessage => ({ bytes: row.raw, deflated: row.deflated === 1, signed: row.signed === 1 });
 
 const toDelivery = (row: DeliveryRow): StoredDelivery => ({
   email: toEmail(row),
-  message: { bytes: row.raw, deflated: row.deflated === 1 },
-  signed: row.signed === 1,
+  message: row.raw ? toMessage({ ...row, raw: row.raw }) : null,
+  storedSize: row.stored_size,
 });
 
 export function findDelivery(db: Db, projectId: string, emailId: string): StoredDelivery | null {
-  const row = sql(
-    db,
-    `SELECT ${EMAIL_COLUMNS}, raw, signed, deflated FROM emails JOIN email_messages ON email_id = id WHERE project_id = ? AND id = ?`,
-  ).get(projectId, emailId) as DeliveryRow | undefined;
+  const row = sql(db, `SELECT ${DELIVERY_COLUMNS} FROM emails JOIN email_messages ON email_id = id WHERE project_id = ? AND id = ?`).get(projectId, emailId) as
+    | DeliveryRow
+    | undefined;
   return row ? toDelivery(row) : null;
+}
+
+export function findStoredMessage(db: Db, emailId: string): StoredMessage | null {
+  const row = sql(db, 'SELECT raw, signed, deflated FROM email_messages WHERE email_id = ?').get(emailId) as { raw: Buffer; signed: number; deflated: number } | undefined;
+  return row ? toMessage(row) : null;
 }
 
 /** Several of them at once, each named by its project and id; answers those found, by email id. */
@@ -179,7 +200,7 @@ export function findDeliveries(db: Db, wanted: { projectId: string; emailId: str
   const rows = sql(
     db,
     `WITH wanted AS (SELECT json_extract(value, '$.emailId') AS wanted_id, json_extract(value, '$.projectId') AS wanted_project FROM json_each(?))
-     SELECT ${EMAIL_COLUMNS}, raw, signed, deflated FROM wanted
+     SELECT ${DELIVERY_COLUMNS} FROM wanted
      JOIN emails ON id = wanted_id AND project_id = wanted_project
      JOIN email_messages ON email_id = id`,
   ).all(JSON.stringify(wanted)) as DeliveryRow[];

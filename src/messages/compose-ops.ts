@@ -2,6 +2,7 @@
 // recipient of one content (large sends: the content crosses once, nothing of its size runs on the main thread).
 import { composeMessage, type ComposeAttachment, type ComposeInput } from '../mail/compose.js';
 import { forStore, type StoredComposition } from '../mail/compose/stored.js';
+import { worthCollecting } from '../threads/collect.js';
 import { asBuffer, ownBuffer, TaskFailure, type Answer, type Handlers } from '../threads/serve.js';
 import type { ComposableContent } from './content.js';
 import { composeInputFor, type ComposeEnv, type Personalization } from './personalize.js';
@@ -47,7 +48,7 @@ function composeOne(input: ComposeInput): WireComposition {
 export const composeHandlers: Handlers<ComposeOps> = {
   compose: (input) => {
     const out = composeOne({ ...input, attachments: withBuffers(input.attachments) });
-    return { output: out, transfer: [out.bytes] };
+    return { output: out, transfer: [out.bytes], collect: worthCollecting(out.size) };
   },
   composeAll: (input): Answer<WireComposition[]> => {
     const content = { ...input.content, attachments: withBuffers(input.content.attachments) };
@@ -60,7 +61,7 @@ export const composeHandlers: Handlers<ComposeOps> = {
       if (total > input.maxTotalBytes) throw new TaskFailure('messages too large', { tooLarge: total } satisfies TooLargeDetail);
       out.push(composed);
     }
-    return { output: out, transfer: out.map((c) => c.bytes) };
+    return { output: out, transfer: out.map((c) => c.bytes), collect: worthCollecting(total) };
   },
 };
 

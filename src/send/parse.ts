@@ -30,7 +30,8 @@ export const sendParseHandlers: Handlers<SendParseOps> = {
   parseSend: ({ bytes }) => {
     const parsed = checkSend(parseJsonBytes(asBuffer(bytes)));
     const attachments = parsed.attachments.map((a) => ({ ...a, content: Buffer.from(ownBuffer(a.content)) }));
-    return { output: { ...parsed, attachments }, transfer: attachments.map((a) => a.content.buffer as ArrayBuffer) };
+    // only bodies over 1 MB come here
+    return { output: { ...parsed, attachments }, transfer: attachments.map((a) => a.content.buffer as ArrayBuffer), collect: true };
   },
 };
 

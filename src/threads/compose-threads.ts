@@ -17,11 +17,11 @@ export interface ComposeThreads {
  * The heavy thread's heap: the largest request (parsed, personalised, composed) lives in well under
  * 64 MB of it; a bound keeps V8 collecting as it goes instead of letting the heap grow by hundreds of MB.
  */
-const HEAVY_HEAP_MB = 192;
+const HEAVY_HEAP_MB = 128;
 
 export function createComposeThreads(threads = Math.min(Math.max(availableParallelism() - 1, 1), 4)): ComposeThreads {
   const compose = createThreadPool<WorkerOps>('compose', threads);
-  const heavy = createThreadPool<WorkerOps>('compose', 1, { maxOldGenerationSizeMb: HEAVY_HEAP_MB });
+  const heavy = createThreadPool<WorkerOps>('compose', 1, { maxOldGenerationSizeMb: HEAVY_HEAP_MB, maxYoungGenerationSizeMb: 8 });
   return {
     compose,
     heavy,

@@ -1,12 +1,15 @@
 // The worker side of a thread pool: answers each request with its op's handler.
 import { parentPort } from 'node:worker_threads';
 import { ApiError } from '../errors.js';
+import { collectGarbage } from './collect.js';
 import type { OpMap, ThreadReply, ThreadRequest } from './pool.js';
 
 /** What a handler answers: the output, and the ArrayBuffers to move (not copy) back. */
 export interface Answer<T> {
   output: T;
   transfer?: ArrayBuffer[];
+  /** The op let go of tens of MB: collect them once the answer is sent, not whenever V8 would. */
+  collect?: boolean;
 }
 
 export type Handlers<M extends OpMap> = { [K in keyof M]: (input: M[K]['input']) => Answer<M[K]['output']> | Promise<Answer<M[K]['output']>> };
@@ -27,7 +30,10 @@ export function serveOps<M extends OpMap>(handlers: Handlers<M>): void {
     Promise.resolve()
       .then(() => handlers[request.op as keyof M](request.input as M[keyof M]['input']))
       .then(
-        (answer) => reply({ id: request.id, ok: true, output: answer.output }, answer.transfer),
+        (answer) => {
+          reply({ id: request.id, ok: true, output: answer.output }, answer.transfer);
+          if (answer.collect) setImmediate(collectGarbage);
+        },
         (err: unknown) =>
           reply({
             id: request.id,

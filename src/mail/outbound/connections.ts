@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import type { NodemailerError } from 'nodemailer/lib/errors';
 import { attemptFromError, type Attempt } from './attempt.js';
@@ -64,6 +65,22 @@ function coalesceMessageWrites(connection: SMTPConnection): void {
   socket.on('pipe', () => {
     socket.cork();
     setImmediate(() => socket.uncork());
+  });
+}
+
+/**
+ * A large message goes to the session in slices, so that its dot-stuffed copy is made (and
+ * written, with backpressure) a slice at a time instead of a second whole copy in memory.
+ */
+const SLICE_BYTES = 64 * 1024;
+
+function inSlices(raw: Buffer): Buffer | Readable {
+  if (raw.length <= 4 * SLICE_BYTES) return raw;
+  let offset = 0;
+  return new Readable({
+    read() {
+      this.push(offset < raw.length ? raw.subarray(offset, (offset += SLICE_BYTES)) : null);
+    },
   });
 }
 
@@ -177,7 +194,7 @@ export function createSmtpConnections(limits: SessionLimits): SmtpConnections {
 
   function transmit(session: Session, message: WireMessage): Promise<{ ok: true; response: string } | { ok: false; error: NodemailerError }> {
     return new Promise((resolve) => {
-      session.connection.send(message.envelope, message.raw, (err, info) => {
+      session.connection.send(message.envelope, inSlices(message.raw), (err, info) => {
         session.sent++;
         resolve(err ? { ok: false, error: asError(err) } : { ok: true, response: info?.response ?? '' });
       });

@@ -1,6 +1,7 @@
 // A mail thread: unpacks stored messages and DKIM-signs them for delivery.
 import type { DkimSigning } from '../../domains/signing.js';
 import { unpackMessage } from '../../emails/packing.js';
+import { worthCollecting } from '../../threads/collect.js';
 import { asBuffer, ownBuffer, serveOps } from '../../threads/serve.js';
 import { signMessage } from '../dkim/sign.js';
 
@@ -13,6 +14,6 @@ serveOps<SignOps>({
   sign: ({ stored, key, now }) => {
     const raw = unpackMessage({ bytes: asBuffer(stored.bytes), deflated: stored.deflated });
     const signed = ownBuffer(signMessage(raw, key, now));
-    return { output: signed, transfer: [signed] };
+    return { output: signed, transfer: [signed], collect: worthCollecting(signed.byteLength) };
   },
 });
