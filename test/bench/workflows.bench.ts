@@ -46,6 +46,9 @@ export async function run(): Promise<BenchResult> {
   });
   try {
     const d = env.daemon;
+    // what the daemon holds with nothing to do: the figure the waiting executions add to
+    await new Promise((r) => setTimeout(r, 3000));
+    const idleRss = rssMb(d.pid());
     const template = (await d.request('POST', '/templates', { name: 'w', subject: 'Hi {{name}}', body: '<p>Welcome {{name}}, plan {{tier}}</p>', from: 'hi@bench.test', type: 'TRANSACTIONAL' })).body.id;
     const flow = await workflow(env, 'signed-up', [
       ['CONDITION', { field: 'data.plan', operator: 'equals', value: 'pro' }],
@@ -104,6 +107,7 @@ export async function run(): Promise<BenchResult> {
     const cpu0 = cpuSeconds(pid);
     await new Promise((r) => setTimeout(r, 10_000));
     figures[`${WAITING} waiting: daemon CPU over 10 s idle (s)`] = Math.round((cpuSeconds(pid) - cpu0) * 1000) / 1000;
+    figures['daemon RSS MB at start, empty store'] = idleRss;
     figures[`${WAITING} waiting: daemon RSS MB`] = rssMb(pid);
     const stillWaiting = (await d.request('GET', `/workflows/${waiting.id}/executions?status=WAITING&pageSize=1`)).body.total;
     figures['waiting executions listed'] = stillWaiting;
