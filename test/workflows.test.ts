@@ -295,4 +295,19 @@ workflows('internal events start workflows too: contact.unsubscribed, email.deli
   assert.equal(started.triggerEvent.data, { segmentId: segment.body.id, segmentName: 'Big Spenders' });
 });
 
+workflows('a segment a CONDITION step tests cannot be deleted while the workflow has the step (409 naming it)', async () => {
+  const c = await project();
+  const segment = (await d.request('POST', '/segments', { name: 'Members', type: 'STATIC' }, c.key)).body;
+  const w = await build(c, 'member.checked', [
+    { type: 'CONDITION', config: { field: 'segment', operator: 'memberOfSegment', value: segment.id } },
+    { type: 'EXIT', from: 1, branch: 'yes' },
+    { type: 'EXIT', from: 1, branch: 'no' },
+  ]);
+  const refused = await d.request('DELETE', `/segments/${segment.id}`, undefined, c.key);
+  assert.is(refused.status, 409);
+  assert.equal(refused.body.error.details.workflows, [{ id: w.id, name: 'flow member.checked' }]);
+  assert.is((await d.request('DELETE', `/workflows/${w.id}`, undefined, c.key)).status, 204);
+  assert.is((await d.request('DELETE', `/segments/${segment.id}`, undefined, c.key)).status, 204);
+});
+
 workflows.run();

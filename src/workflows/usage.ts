@@ -1,10 +1,11 @@
-// Where workflows reference fields, event names, templates and campaigns: asked before those are deleted.
+// Where workflows reference fields, event names, templates, segments and campaigns: asked before those are deleted.
 import type { Ctx } from '../context.js';
+import { EVENT_OPERATORS, MEMBERSHIP_OPERATORS } from '../filters/types.js';
 import type { Usages } from '../usage/usages.js';
 import { countActiveForCampaign } from './executions-store.js';
 import { projectWorkflows, type Step } from './store.js';
 
-const EVENT_OPERATORS = new Set(['triggered', 'triggeredWithin', 'triggeredOlderThan', 'notTriggered', 'notTriggeredWithin']);
+const isOneOf = (operators: readonly string[], operator: unknown) => operators.includes(String(operator));
 
 /** The data keys a step reads or writes (without `data.`). */
 function fieldsOf(step: Step): string[] {
@@ -16,9 +17,13 @@ function fieldsOf(step: Step): string[] {
 /** The event names a step waits for or tests. */
 function eventsOf(step: Step): string[] {
   if (step.type === 'WAIT_FOR_EVENT' && typeof step.config.eventName === 'string') return [step.config.eventName];
-  if (step.type === 'CONDITION' && EVENT_OPERATORS.has(String(step.config.operator)) && typeof step.config.field === 'string') return [step.config.field];
+  if (step.type === 'CONDITION' && isOneOf(EVENT_OPERATORS, step.config.operator) && typeof step.config.field === 'string') return [step.config.field];
   return [];
 }
+
+/** Whether a CONDITION step tests membership of the segment. */
+const testsMembershipOf = (step: Step, segmentId: string) =>
+  step.type === 'CONDITION' && isOneOf(MEMBERSHIP_OPERATORS, step.config.operator) && step.config.value === segmentId;
 
 const using = (ctx: Ctx, projectId: string, uses: (step: Step, trigger: string | null) => boolean) =>
   projectWorkflows(ctx.db, projectId)
@@ -33,5 +38,6 @@ export function workflowUsage(usages: Usages): void {
       w.steps.filter((s) => s.type === 'SEND_EMAIL' && s.config.templateId === templateId).map((s) => ({ workflowId: w.id, stepId: s.id })),
     ),
   }));
+  usages.segments.register((ctx, projectId, segmentId) => ({ workflows: using(ctx, projectId, (s) => testsMembershipOf(s, segmentId)) }));
   usages.campaigns.register((ctx, _projectId, campaignId) => ({ activeExecutions: countActiveForCampaign(ctx.db, campaignId) }));
 }
