@@ -21,7 +21,7 @@ test.before(async () => {
 });
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('the single executable runs without Node.js on the PATH: ready line, /health, a send delivered, inbound mail, project list --json', async () => {
+test('the single executable runs without Node.js on the PATH: ready line, /health, a send delivered, inbound mail, a count on the reader thread, project list --json', async () => {
   // No node on the PATH: the executable carries its own runtime, addon, workers, schemas and migrations.
   const env = await startMailEnv({ daemon: { executable, env: { PATH: '/nonexistent' } } });
   try {
@@ -39,6 +39,12 @@ test('the single executable runs without Node.js on the PATH: ready line, /healt
     transport.close();
     const received = await eventually(async () => (await eventsNamed(d, 'email.received'))[0], 10_000, 'email.received');
     assert.is(received.data.subject, 'a question');
+    // Long reads run on the reader thread, which opens the store through the embedded addon too.
+    const segment = await d.request('POST', '/segments', { name: 'All', condition: { logic: 'AND', groups: [{ filters: [{ field: 'email', operator: 'contains', value: '@' }] }] } });
+    assert.is(segment.status, 201, JSON.stringify(segment.body));
+    const counted = await d.request('POST', `/segments/${segment.body.id}/refresh`);
+    assert.is(counted.status, 200, JSON.stringify(counted.body));
+    assert.ok(counted.body.memberCount >= 1, JSON.stringify(counted.body));
     const list = d.cli('project', 'list');
     assert.equal(
       list.map((p: { name: string }) => p.name),

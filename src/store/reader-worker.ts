@@ -1,7 +1,9 @@
 // Runs in a worker thread with its own read-only connection: the long reads (counting a filter
 // over a million contacts) that would otherwise hold the main thread for a second.
 import Database from 'better-sqlite3';
+import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+import { sqliteOptions } from '../runtime/assets.js';
 
 export interface ReadRequest {
   id: number;
@@ -13,7 +15,9 @@ export interface ReadRequest {
 
 export type ReadAnswer = { id: number; result: unknown } | { id: number; error: string };
 
-const db = new Database((workerData as { file: string }).file, { readonly: true });
+const { file } = workerData as { file: string };
+// the single executable's native addon is found through these options, as on every other connection
+const db = new Database(file, { ...sqliteOptions(dirname(file)), readonly: true });
 db.pragma('busy_timeout = 5000');
 db.pragma('cache_size = -32000');
 

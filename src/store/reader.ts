@@ -23,12 +23,18 @@ export function startReader(file: string): Reader {
     if ('error' in answer) caller?.reject(new Error(answer.error));
     else caller?.resolve(answer.result);
   });
-  worker.on('error', (err) => {
-    for (const caller of waiting.values()) caller.reject(err);
+  /** Why the thread is gone: what is waiting fails with it, and so does every later read (never left unanswered). */
+  let failure: Error | null = null;
+  const fail = (err: Error) => {
+    failure ??= err;
+    for (const caller of waiting.values()) caller.reject(failure);
     waiting.clear();
-  });
+  };
+  worker.on('error', fail);
+  worker.on('exit', () => fail(new Error('the reader thread stopped')));
   const ask = (text: string, params: unknown[], column: boolean) =>
     new Promise<unknown>((resolve, reject) => {
+      if (failure) return reject(failure);
       const id = next++;
       waiting.set(id, { resolve, reject });
       worker.postMessage({ id, text, params, column } satisfies ReadRequest);
