@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { tooDeepAt } from '../src/http/json-depth.js';
+import { bracketsBalance, tooDeepAt } from '../src/http/json-depth.js';
 import type { TestDaemon } from './helpers/daemon.js';
 import { GARBAGE_BODIES, ROUTES } from './helpers/routes.js';
 import { eventsNamed, startMailEnv, type MailEnv } from './helpers/mail-env.js';
@@ -116,6 +116,19 @@ test('absurdly deep bodies (1,000 to 200,000 levels) are 422 naming the field on
   }
   assert.is((await d.request('GET', '/contacts/fields')).status, 200, 'the fields of the project still answer');
   assert.is((await d.request('GET', '/health', undefined, { key: null })).status, 200);
+});
+
+test('deep text that is not JSON is 400 like any malformed body; deep JSON is 422 too_deep', async () => {
+  assert.ok(bracketsBalance(Buffer.from('{"a":[1,{"b":"]}["}]}')));
+  for (const broken of ['[[[', '[[]]]', '[{]}', '{"a":"]']) assert.not.ok(bracketsBalance(Buffer.from(broken)), broken);
+  for (const raw of ['['.repeat(70), '{"a":'.repeat(70) + '1', '['.repeat(70) + '}'.repeat(70), '['.repeat(70) + '"' + ']'.repeat(70)]) {
+    const r = await d.request('POST', '/contacts', undefined, { raw });
+    assert.is(r.status, 400, raw.slice(0, 20));
+    assert.is(r.body.error.code, 'BAD_REQUEST');
+  }
+  const deep = await d.request('POST', '/contacts', undefined, { raw: '['.repeat(70) + ']'.repeat(70) });
+  assert.is(deep.status, 422);
+  assert.is(deep.body.error.errors[0].code, 'too_deep');
 });
 
 test('the deep garbage bodies of the shared list stay 4xx', async () => {

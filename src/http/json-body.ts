@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { ApiError, validationFailed } from '../errors.js';
 import type { FairGate } from './fair-gate.js';
-import { tooDeepAt } from './json-depth.js';
+import { bracketsBalance, tooDeepAt } from './json-depth.js';
 import { loneSurrogateAt, mentionsSurrogates } from './json-unicode.js';
 import { projectOf, type ApiState } from './state.js';
 
@@ -61,13 +61,16 @@ export function jsonBody(limit: number, heavy?: HeavyBodies): Middleware<ApiStat
   };
 }
 
+const notJson = () => new ApiError(400, 'BAD_REQUEST', 'The request body is not valid JSON', { suggestion: 'Check the JSON syntax of the body' });
+
 /**
- * JSON text to a value; an empty body is undefined. Malformed text is 400; text nested deeper than
+ * JSON text to a value; an empty body is undefined. Malformed text is 400 (deep or not); text nested deeper than
  * MAX_BODY_DEPTH is 422 naming the field (found on the bytes, before anything is built), and so are
  * strings that are not well-formed Unicode.
  */
 export function parseJsonBytes(bytes: Buffer): unknown {
   const deep = tooDeepAt(bytes, MAX_BODY_DEPTH);
+  if (deep !== null && !bracketsBalance(bytes)) throw notJson();
   if (deep !== null) {
     throw validationFailed([{ field: deep, message: `JSON bodies nest at most ${MAX_BODY_DEPTH} levels`, code: 'too_deep' }]);
   }
@@ -77,7 +80,7 @@ export function parseJsonBytes(bytes: Buffer): unknown {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ApiError(400, 'BAD_REQUEST', 'The request body is not valid JSON', { suggestion: 'Check the JSON syntax of the body' });
+    throw notJson();
   }
   const broken = mentionsSurrogates(bytes) ? loneSurrogateAt(value) : null;
   if (broken !== null) {
