@@ -295,6 +295,18 @@ workflows('internal events start workflows too: contact.unsubscribed, email.deli
   assert.equal(started.triggerEvent.data, { segmentId: segment.body.id, segmentName: 'Big Spenders' });
 });
 
+workflows('SEND_EMAIL: a CUSTOM recipient with an internationalised domain is sent to, and recorded as, its punycode form', async () => {
+  const c = await project();
+  env.routeToSink('xn--bcher-kva.test');
+  const notify = await c.template('TRANSACTIONAL', '<p>hello</p>');
+  const w = await build(c, 'idn.checked', [{ type: 'SEND_EMAIL', config: { templateId: notify, recipient: { type: 'CUSTOM', customEmail: 'ann@bücher.test' } } }]);
+  await track(c, 'idn@people.test', 'idn.checked');
+  const [run] = await settled(c, w.id, 1, ['COMPLETED']);
+  assert.is((await execution(c, w.id, run.id)).steps[1].output.to, 'ann@xn--bcher-kva.test');
+  // smtp-server shows the RCPT TO domain decoded back to Unicode
+  await eventually(async () => env.sink.messages.find((m) => m.rcptTo.includes('ann@bücher.test')), 8000, 'the recipient at the MX of the punycode domain');
+});
+
 workflows('a segment a CONDITION step tests cannot be deleted while the workflow has the step (409 naming it)', async () => {
   const c = await project();
   const segment = (await d.request('POST', '/segments', { name: 'Members', type: 'STATIC' }, c.key)).body;

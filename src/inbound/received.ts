@@ -12,8 +12,7 @@ import { virusVerdict } from './scanners/clamd.js';
 import { spamVerdict } from './scanners/spamd.js';
 import { escapeHtml } from '../templates/render.js';
 import { checkAuth, type AuthVerdicts, type Verdict } from './verdicts.js';
-
-const EMAIL = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/;
+import { parseEmailAddress } from '../addresses/email.js';
 
 const addresses = (field: AddressObject | AddressObject[] | undefined): string[] =>
   (Array.isArray(field) ? field : field ? [field] : []).flatMap((a) => a.value.map((v) => v.address ?? '')).filter(Boolean);
@@ -104,7 +103,9 @@ function recordReceived(ctx: Ctx, msg: InboundMessage, content: Content, verdict
   const now = ctx.clock.now();
   const emailId = randomUUID();
   ctx.bus.tx(() => {
-    const contact = EMAIL.test(content.fromAddress) ? upsertContact(ctx, msg.projectId, { email: content.fromAddress }, false).contact : null;
+    // the sender as the API would store it (punycode domain): one contact however the address was written
+    const sender = parseEmailAddress(content.fromAddress)?.address;
+    const contact = sender ? upsertContact(ctx, msg.projectId, { email: sender }, false).contact : null;
     insertEmail(
       ctx.db,
       newEmailRecord(

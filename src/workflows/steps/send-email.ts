@@ -1,5 +1,6 @@
 // SEND_EMAIL: a template to the contact (or a CUSTOM address), through the message pipeline.
 import { randomUUID } from 'node:crypto';
+import { parseEmailAddress } from '../../addresses/email.js';
 import { coverOf } from '../../domains/cover.js';
 import { domainOfAddress } from '../../domains/name.js';
 import { isTracked, respectsSubscription, type MessageContent } from '../../messages/content.js';
@@ -14,15 +15,15 @@ interface SendEmailConfig {
   recipient?: { type: 'CONTACT' | 'CUSTOM'; customEmail?: string };
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 export const sendEmailStep: StepHandler = async ({ ctx, execution, step, contact, scope }) => {
   const config = step.config as unknown as SendEmailConfig;
   const template = findTemplateById(ctx.db, execution.projectId, config.templateId);
   if (!template) return { kind: 'fail', error: `template ${config.templateId} no longer exists` };
   const custom = config.recipient?.type === 'CUSTOM';
-  const to = custom ? renderPlain(config.recipient!.customEmail ?? '', scope).trim() : contact.email;
-  if (!EMAIL.test(to)) return { kind: 'fail', error: `the recipient "${to}" is not an email address` };
+  const written = custom ? renderPlain(config.recipient!.customEmail ?? '', scope).trim() : contact.email;
+  // the API's syntax, and its form (punycode domain) that suppressions and contacts are matched in
+  const to = parseEmailAddress(written)?.address;
+  if (!to) return { kind: 'fail', error: `the recipient "${written}" is not an email address` };
   const senderDomain = coverOf(ctx.db, execution.projectId, domainOfAddress(template.from) ?? '').verified?.domain;
   if (!senderDomain) return { kind: 'fail', error: `the sender domain of ${template.from} is not verified` };
   // Marketing content respects the contact's subscription and every address's suppression.
