@@ -198,6 +198,24 @@ campaigns('cancel: from SCHEDULED nothing is ever sent; from SENDING unsent mail
   assert.is((await d.request('GET', `/campaigns/${sending.id}`, undefined, key)).status, 404);
 });
 
+campaigns('cancel: mail waiting behind others for its destination is withdrawn, only attempts already under way complete', async () => {
+  const { key } = await project();
+  env.routeToSink('queue.test');
+  const readers = Array.from({ length: 8 }, (_, i) => ({ email: `wait${i}@queue.test` }));
+  await contacts(key, readers);
+  // the sink holds its answers: five deliveries (the destination's places) stay under way, three wait
+  const release = env.sink.hold((rcpt) => rcpt.endsWith('@queue.test'));
+  const opened = env.sink.connections;
+  const c = await create(key);
+  await d.request('POST', `/campaigns/${c.id}/send`, {}, key);
+  await eventually(async () => env.sink.connections >= opened + 5, 8000, 'five sessions under way');
+  assert.is((await d.request('POST', `/campaigns/${c.id}/cancel`, {}, key)).body.status, 'CANCELLED');
+  release();
+  await new Promise((r) => setTimeout(r, 1000));
+  const delivered = env.sink.messages.filter((m) => m.rcptTo.some((r) => r.endsWith('@queue.test'))).length;
+  assert.ok(delivered <= 5, `${delivered} delivered: the three waiting for a place were sent after the cancel`);
+});
+
 campaigns('duplicate is a DRAFT copy; test sends are [TEST], untracked and uncounted', async () => {
   const { key } = await project();
   const c = await create(key);

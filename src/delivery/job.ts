@@ -83,7 +83,7 @@ function recordDelivered(ctx: Ctx, email: Email, response: string): void {
   });
 }
 
-function settle(ctx: Ctx, email: Email, message: Outgoing, result: DeliveryResult, maxAgeMs: number): Reschedule | void {
+function settle(ctx: Ctx, email: Email, message: Outgoing, result: Exclude<DeliveryResult, { status: 'withdrawn' }>, maxAgeMs: number): Reschedule | void {
   if (result.status === 'delivered') return recordDelivered(ctx, email, result.response);
   if (result.status === 'bounced') return recordBounce(ctx, email, { bounceType: 'Permanent', diagnostic: result.response });
   const now = ctx.clock.now();
@@ -138,9 +138,10 @@ export function deliveryJob(ctx: Ctx, opts: DeliveryJobOptions): JobHandler<Deli
         const found = stored.message ?? findStoredMessage(ctx.db, email.id);
         if (!found) return;
         const message = await outgoing(ctx, email, found);
-        // A bulk email may have waited for its place since it was read: a campaign cancelled meanwhile ended it.
-        if (bulk && FINAL.has(emailStatusOf(ctx.db, email.id) ?? 'failed')) return;
-        const result = await opts.delivery.deliver({ from: verpAddress(email.id, email.senderDomain), to: email.to, raw: message.raw, bulk });
+        // A bulk email may wait long for its place: a campaign cancelled meanwhile ended it, and it is not sent.
+        const stillWanted = bulk ? () => !FINAL.has(emailStatusOf(ctx.db, email.id) ?? 'failed') : undefined;
+        const result = await opts.delivery.deliver({ from: verpAddress(email.id, email.senderDomain), to: email.to, raw: message.raw, bulk, stillWanted });
+        if (result.status === 'withdrawn') return;
         ctx.metrics.delivery(result.status, email.to);
         return await commit(() => settle(ctx, email, message, result, opts.maxAgeMs));
       } finally {

@@ -36,6 +36,11 @@ export interface OutboundMessage {
   raw: Buffer;
   /** Bulk (campaign) mail waits behind transactional mail for a place at its destination. */
   bulk?: boolean;
+  /**
+   * Asked once the delivery has its place, just before it starts: false withdraws it (a campaign
+   * cancelled while the message waited behind others for its destination).
+   */
+  stillWanted?: () => boolean;
 }
 
 /**
@@ -47,7 +52,9 @@ export type DeliveryResult =
   /** Permanent: a 5xx reply, a null MX, a domain without mail hosts. */
   | { status: 'bounced'; code: number | null; enhancedCode: string | null; response: string; host: string | null }
   /** Temporary, retry later: 4xx replies, timeouts, refused connections, DNS failures. */
-  | { status: 'deferred'; code: number | null; response: string; host: string | null };
+  | { status: 'deferred'; code: number | null; response: string; host: string | null }
+  /** Not attempted: `stillWanted` said no. */
+  | { status: 'withdrawn'; host: null };
 
 export interface Delivery {
   /** Never rejects for a failed delivery: the result says what happened. */
@@ -145,7 +152,8 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       if (!domain) {
         return { status: 'bounced', code: null, enhancedCode: '5.1.3', response: `invalid recipient address ${message.to}`, host: null };
       }
-      return limiter.run(domain, () => deliverTo(domain, message), message.bulk ? BULK_PRIORITY : TRANSACTIONAL_PRIORITY);
+      const attempt = (): Promise<DeliveryResult> => (message.stillWanted?.() === false ? Promise.resolve({ status: 'withdrawn', host: null }) : deliverTo(domain, message));
+      return limiter.run(domain, attempt, message.bulk ? BULK_PRIORITY : TRANSACTIONAL_PRIORITY);
     },
     async close() {
       closed = true;
