@@ -14,7 +14,11 @@ import { fromWire, type TooLargeDetail } from './compose-ops.js';
 import { linkSigner } from './links.js';
 import { composeInputFor, personalizationFor, type ComposeEnv, type Recipient } from './personalize.js';
 
-/** Content this large (across all recipients) is personalised and composed on the heavy thread, off the main one. */
+/**
+ * Heavy: one message this large, or a request's messages together (a large /v1/send, bounded by
+ * its total) are personalised and composed on the heavy thread, where they never queue ahead of
+ * ordinary sends. A campaign batch of ordinary messages spreads over the compose threads instead.
+ */
 const HEAVY_BYTES = MB;
 /**
  * Recipients of one content per compose-thread task: the content crosses once per chunk and the
@@ -53,12 +57,14 @@ const smallestMessage = (content: MessageContent) => content.html.length + conte
  * work when the messages together cannot stay under `maxTotalBytes`, and as soon as they grow past it.
  */
 export async function composeMessages(ctx: Ctx, content: MessageContent, addressed: Addressed[], maxTotalBytes: number): Promise<Composition[]> {
-  const floor = smallestMessage(content) * addressed.length;
+  const smallest = smallestMessage(content);
+  const floor = smallest * addressed.length;
   if (floor > maxTotalBytes) throw tooLarge(floor, maxTotalBytes);
+  const heavy = smallest > HEAVY_BYTES || (Number.isFinite(maxTotalBytes) && floor > HEAVY_BYTES);
   const signer = linkSigner(ctx);
   const env: ComposeEnv = { hostname: ctx.config.hostname, date: ctx.clock.now(), signer };
   const personalized = addressed.map((a) => personalizationFor(signer, content, a.recipient, a.emailId));
-  if (floor > HEAVY_BYTES) {
+  if (heavy) {
     try {
       const wires = await ctx.threads.heavy.run('composeAll', { content, env, recipients: personalized, maxTotalBytes });
       return wires.map(fromWire);
