@@ -1,9 +1,9 @@
 // Who a campaign goes to, as one FilterCondition for the filter engine: counted when the send is
 // accepted, walked by contact id in batches by the fan-out.
-import type { Contact } from '../contacts/store.js';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import { contactFilter, countFiltered, storedFilter, walkFiltered, type ContactFilter } from '../filters/engine.js';
+import type { MatchingWalk } from '../filters/sqlite.js';
 import type { FilterCondition } from '../filters/types.js';
 import { findSegment } from '../segments/store.js';
 import type { AudienceType } from './store.js';
@@ -47,5 +47,5 @@ const filterOf = (ctx: Ctx, a: Audience): ContactFilter => storedFilter(ctx, a.p
 /** Counted on the reader thread: a million contacts never stall the API. */
 export const countAudience = (ctx: Ctx, a: Audience): Promise<number> => countFiltered(ctx, filterOf(ctx, a));
 
-/** The next audience members after the contact id `after`, in id order. */
-export const audienceBatch = (ctx: Ctx, a: Audience, after: string | null, limit: number): Contact[] => walkFiltered(ctx, filterOf(ctx, a)).next(after, limit);
+/** The audience in contact-id order, a batch at a time, its times those of `now` (the send's start). */
+export const audienceWalk = (ctx: Ctx, a: Audience, now: number): MatchingWalk => walkFiltered(ctx, filterOf(ctx, a), now);

@@ -6,7 +6,8 @@ import type { Ctx } from '../context.js';
 import type { JobHandler } from '../jobs/runner.js';
 import { composeMessages, storeMessage } from '../messages/pipeline.js';
 import { suppressedAmong } from '../suppressions/store.js';
-import { audienceBatch } from './audience.js';
+import type { MatchingWalk } from '../filters/sqlite.js';
+import { audienceWalk } from './audience.js';
 import { campaignContent } from './content.js';
 import { addRecipient, advanceWalk, findCampaignById, finishWalk, markSending, type Campaign } from './store.js';
 
@@ -24,8 +25,8 @@ const BATCH = 200;
 const isCurrent = (c: Campaign | null, round: number): c is Campaign => c !== null && c.sendRound === round && c.status === 'SENDING';
 
 /** One batch; answers false once the whole audience has been walked. */
-async function fanOutBatch(ctx: Ctx, campaign: Campaign): Promise<boolean> {
-  const batch = audienceBatch(ctx, campaign, campaign.walkedTo, BATCH);
+async function fanOutBatch(ctx: Ctx, campaign: Campaign, walk: MatchingWalk): Promise<boolean> {
+  const batch = walk.next(campaign.walkedTo, BATCH);
   if (batch.length === 0) {
     finishWalk(ctx.db, campaign.id, ctx.clock.now());
     return false;
@@ -54,6 +55,8 @@ export function fanoutJob(ctx: Ctx): JobHandler<FanoutPayload> {
     concurrency: 2,
     async run(job) {
       const { campaignId, round } = job.payload;
+      // planned once per run; after a restart the audience keeps the times of the send's start
+      let walk: MatchingWalk | null = null;
       for (;;) {
         const campaign = job.projectId ? findCampaignById(ctx.db, job.projectId, campaignId) : null;
         if (!campaign || campaign.sendRound !== round || campaign.walked) return;
@@ -62,7 +65,9 @@ export function fanoutJob(ctx: Ctx): JobHandler<FanoutPayload> {
           markSending(ctx.db, campaign, ctx.clock.now());
           continue;
         }
-        if (campaign.status !== 'SENDING' || !(await fanOutBatch(ctx, campaign))) return;
+        if (campaign.status !== 'SENDING') return;
+        walk ??= audienceWalk(ctx, campaign, campaign.sentAt ?? ctx.clock.now());
+        if (!(await fanOutBatch(ctx, campaign, walk))) return;
       }
     },
   };

@@ -6,7 +6,7 @@ import { findSegment } from '../segments/store.js';
 import { evaluate } from './evaluate.js';
 import { planCondition, planFilter, planStored, type SegmentLookup } from './plan.js';
 import { dependenciesOf, type Dependencies, type Predicate } from './predicate.js';
-import { countMatching, loadContactFacts, pageMatching, walkMatching, whereOf, type MatchingWalk, type Shape } from './sqlite.js';
+import { countMatching, loadContactFacts, pageMatching, walkMatching, type MatchingWalk } from './sqlite.js';
 import type { FilterCondition } from './types.js';
 import { readerOf } from '../store/reader.js';
 
@@ -56,19 +56,10 @@ export function pageFiltered(ctx: Ctx, filter: ContactFilter, page: { offset: nu
 
 /**
  * Matching contacts in contact-id order, one batch per `next(afterId, limit)` (null starts). The
- * times of the condition are fixed when the walk starts: one audience for the whole walk.
+ * times of the condition are those of `now` for the whole walk: one audience, planned once.
  */
-export function walkFiltered(ctx: Ctx, filter: ContactFilter): MatchingWalk {
-  return walkMatching(ctx.db, filter.predicate, { projectId: filter.projectId, now: ctx.clock.now() });
-}
-
-/**
- * The condition as a WHERE fragment over `contacts c` with its bound values, for a query of the
- * caller's own (the caller adds `c.project_id = ?`). `seek` suits queries that stop early or read
- * few contacts, `scan` queries that read them all.
- */
-export function filterWhere(ctx: Ctx, filter: ContactFilter, shape: Shape): { text: string; params: unknown[] } {
-  return whereOf(filter.predicate, { projectId: filter.projectId, now: ctx.clock.now(), shape });
+export function walkFiltered(ctx: Ctx, filter: ContactFilter, now: number): MatchingWalk {
+  return walkMatching(ctx.db, filter.predicate, { projectId: filter.projectId, now });
 }
 
 /** Whether one contact of the filter's project matches now (reads its events and static memberships as the filter needs). */

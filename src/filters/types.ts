@@ -54,9 +54,6 @@ export const MAX_FILTERS = 200;
 /** The field of a membership filter (the segment id is its value). */
 export const SEGMENT_FIELD = 'segment';
 
-/** A condition of one filter: what a workflow CONDITION step holds. */
-export const conditionOf = (filter: Filter): FilterCondition => ({ logic: 'AND', groups: [{ filters: [filter] }] });
-
 /** Segment ids the condition names in membership filters (directly, not through those segments). */
 export function referencedSegments(condition: FilterCondition, into = new Set<string>()): Set<string> {
   for (const group of condition.groups) {
