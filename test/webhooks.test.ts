@@ -87,6 +87,27 @@ test('placeholders in the url, headers and a custom body; GET sends no body; red
   assert.is(execution.status, 'COMPLETED');
 });
 
+test("a redirect to another origin gets none of the step's own headers (credentials stay with the URL's origin); ours go on", async () => {
+  const other = await startHttpReceiver();
+  try {
+    other.answer(() => ({ status: 200 }));
+    hooks.answer((req) => (req.path === '/hop' ? { status: 307, headers: { location: `${other.url}/elsewhere` } } : { status: 500 }));
+    const w = await webhookFlow(d, 'hook-hop', { url: `${hooks.url}/hop`, headers: { Authorization: 'Bearer s3cret', 'X-Api-Key': 'k' } });
+    await track(d, 'hop@people.test', 'hook-hop');
+    await onlyExecution(d, w, ['COMPLETED']);
+    const first = hooks.requests.find((r) => r.path === '/hop')!;
+    assert.is(first.headers.authorization, 'Bearer s3cret');
+    const landed = other.requests.find((r) => r.path === '/elsewhere')!;
+    assert.is(landed.method, 'POST', '307 keeps the method and body');
+    assert.is(landed.headers.authorization, undefined);
+    assert.is(landed.headers['x-api-key'], undefined);
+    assert.ok(landed.headers['x-postmill-signature'], 'the signature still lets the receiver check the body');
+    assert.is(landed.headers['content-type'], 'application/json');
+  } finally {
+    await other.close();
+  }
+});
+
 test('5xx and network errors are retried with backoff; a 4xx fails the execution at once; failures after 3 attempts fail it', async () => {
   let calls = 0;
   hooks.answer((req) => (req.path === '/flaky' ? { status: ++calls < 3 ? 503 : 200 } : req.path === '/gone' ? { status: 410 } : { status: 500 }));

@@ -10,7 +10,10 @@ import { refusedAddress } from './address-guard.js';
 export interface WebhookRequest {
   url: string;
   method: string;
+  /** Ours (signature, delivery id, content type): sent on every hop. */
   headers: Record<string, string>;
+  /** The step's own (credentials, often): sent to the URL's origin only, never to another one a redirect names. */
+  originHeaders: Record<string, string>;
   body: string | null;
 }
 
@@ -55,7 +58,7 @@ async function addressOf(host: string, opts: WebhookOptions): Promise<{ address:
   throw new WebhookError(`${host} refused: ${reasons[0]} (set webhooks.allowPrivate to reach private addresses)`, false);
 }
 
-function attempt(url: URL, req: WebhookRequest, pinned: { address: string; family: 4 | 6 }, timeoutMs: number): Promise<{ res: IncomingMessage; body: string }> {
+function attempt(url: URL, req: WebhookRequest, headers: Record<string, string>, pinned: { address: string; family: 4 | 6 }, timeoutMs: number): Promise<{ res: IncomingMessage; body: string }> {
   const lookup: LookupFunction = (_host, options, callback) => {
     if (options.all) (callback as unknown as (e: null, all: { address: string; family: number }[]) => void)(null, [pinned]);
     else callback(null, pinned.address, pinned.family);
@@ -63,7 +66,7 @@ function attempt(url: URL, req: WebhookRequest, pinned: { address: string; famil
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => handle.destroy(new WebhookError(`no answer within ${timeoutMs / 1000} s`, true)), timeoutMs);
-    const handle = send(url, { method: req.method, headers: req.headers, lookup }, (res) => {
+    const handle = send(url, { method: req.method, headers, lookup }, (res) => {
       const chunks: Buffer[] = [];
       let kept = 0;
       res.on('data', (chunk: Buffer) => {
@@ -87,14 +90,18 @@ function attempt(url: URL, req: WebhookRequest, pinned: { address: string; famil
   });
 }
 
+const withoutContentHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).filter(([name]) => !/^content-(type|length)$/i.test(name)));
+
 /** Sends the request, following at most `maxRedirects` redirects; answers the final response whatever its status. */
 export async function sendWebhook(req: WebhookRequest, opts: WebhookOptions): Promise<WebhookResponse> {
   let url = new URL(req.url);
+  const { origin } = url;
   let current = req;
   for (let hop = 0; ; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WebhookError(`${url.protocol} URLs cannot be called`, false);
     const pinned = await addressOf(url.hostname, opts);
-    const { res, body } = await attempt(url, current, pinned, opts.timeoutMs);
+    const headers = url.origin === origin ? { ...current.originHeaders, ...current.headers } : current.headers;
+    const { res, body } = await attempt(url, current, headers, pinned, opts.timeoutMs);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
     if (!REDIRECTS.has(status) || !location) return { status, body, url: url.toString() };
@@ -102,8 +109,7 @@ export async function sendWebhook(req: WebhookRequest, opts: WebhookOptions): Pr
     url = new URL(location, url);
     // 303, and 301/302 after a POST, continue as a GET without a body (what browsers and curl do)
     if (status === 303 || ((status === 301 || status === 302) && current.method === 'POST')) {
-      const headers = Object.fromEntries(Object.entries(current.headers).filter(([name]) => !/^content-(type|length)$/i.test(name)));
-      current = { ...current, method: 'GET', body: null, headers };
+      current = { ...current, method: 'GET', body: null, headers: withoutContentHeaders(current.headers), originHeaders: withoutContentHeaders(current.originHeaders) };
     }
   }
 }

@@ -41,16 +41,18 @@ export const webhookStep: StepHandler = async (input) => {
   const config = step.config as unknown as WebhookConfig;
   const method = config.method ?? 'POST';
   const body = method === 'GET' ? null : JSON.stringify(config.body === undefined ? defaultPayload(input) : renderJson(config.body, scope));
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(config.headers ?? {})) headers[name.toLowerCase()] = renderPlain(value, scope).replace(/[\r\n]/g, ' ');
-  headers['user-agent'] = 'Postmill-Webhook/1';
-  headers['x-postmill-delivery'] = `${execution.id}:${execution.seq}`;
-  headers[SIGNATURE_HEADER.toLowerCase()] = signatureOf(projectWebhookSecret(ctx, execution.projectId), body ?? '', ctx.clock.now());
-  if (body !== null) headers['content-type'] ??= 'application/json';
+  const originHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(config.headers ?? {})) originHeaders[name.toLowerCase()] = renderPlain(value, scope).replace(/[\r\n]/g, ' ');
+  const headers: Record<string, string> = {
+    'user-agent': 'Postmill-Webhook/1',
+    'x-postmill-delivery': `${execution.id}:${execution.seq}`,
+    [SIGNATURE_HEADER.toLowerCase()]: signatureOf(projectWebhookSecret(ctx, execution.projectId), body ?? '', ctx.clock.now()),
+    ...(body !== null ? { 'content-type': originHeaders['content-type'] ?? 'application/json' } : {}),
+  };
   const url = renderPlain(config.url, scope);
   try {
     const res = await sendWebhook(
-      { url, method, headers, body },
+      { url, method, headers, originHeaders, body },
       { dns: ctx.dns, allowPrivate: ctx.config.webhooks.allowPrivate, timeoutMs: TIMEOUT_MS, maxRedirects: MAX_REDIRECTS },
     );
     const output = { status: res.status, url: res.url, response: res.body };
