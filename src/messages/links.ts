@@ -1,7 +1,7 @@
 // The signed links of one email: subscription links for its contact, the open pixel and click redirects.
 import type { Ctx } from '../context.js';
 import type { TrackingLinks } from '../tracking/rewrite.js';
-import { clickToken, signTokenWith, tokenSecret } from '../tracking/tokens.js';
+import { clickEmailHalf, clickToken, signTokenWith, tokenSecret } from '../tracking/tokens.js';
 
 /** What signing links needs; plain data, so compose threads sign click links themselves. */
 export interface LinkSigner {
@@ -51,9 +51,10 @@ export function contactLinks(signer: LinkSigner, ids: { projectId: string; conta
 /** The open pixel and click redirects of one email. */
 export function trackingLinks(signer: LinkSigner, emailId: string): TrackingLinks {
   const { base, secret } = signer;
+  let emailHalf: string | undefined;
   return {
     ownBase: base,
     openUrl: `${base}/t/o/${signTokenWith(secret, { kind: 'open', emailId })}`,
-    clickUrl: (url) => `${base}/t/c/${clickToken(secret, emailId, url, (signer.urlHalves ??= new Map()))}`,
+    clickUrl: (url) => `${base}/t/c/${clickToken(secret, (emailHalf ??= clickEmailHalf(secret, emailId)), url, (signer.urlHalves ??= new Map()))}`,
   };
 }

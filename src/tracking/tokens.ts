@@ -101,14 +101,17 @@ const signed = (secret: Buffer, bytes: Buffer) => Buffer.concat([bytes, mac(secr
  * and link; the email half is signed once per email. Any pair of genuine halves leads only to a URL
  * this store signed: never an open redirect.
  */
-export function clickToken(secret: Buffer, emailId: string, url: string, urlHalves?: Map<string, string>): string {
+export function clickToken(secret: Buffer, emailHalf: string, url: string, urlHalves?: Map<string, string>): string {
   let urlHalf = urlHalves?.get(url);
   if (urlHalf === undefined) {
     urlHalf = signed(secret, Buffer.concat([Buffer.of(CLICK_URL), Buffer.from(url, 'utf8')]));
     urlHalves?.set(url, urlHalf);
   }
-  return `${signed(secret, Buffer.concat([Buffer.of(CLICK_EMAIL), uuidBytes(emailId)]))}${HALVES}${urlHalf}`;
+  return `${emailHalf}${HALVES}${urlHalf}`;
 }
+
+/** The email half of the click tokens of one email (see clickToken). */
+export const clickEmailHalf = (secret: Buffer, emailId: string): string => signed(secret, Buffer.concat([Buffer.of(CLICK_EMAIL), uuidBytes(emailId)]));
 
 /** The signed payload of one token spelling, or null (never throws). */
 function verified(secret: Buffer, token: string): Buffer | null {

@@ -1,8 +1,8 @@
 // Uploaded CSV files live in the data directory until their import has run: `imports/incoming/`
 // while the upload is read, then `imports/<projectId>.<jobId>.csv`, synced to disk before the 202.
-import { mkdirSync } from 'node:fs';
 import { open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ensureDataDir } from '../../store/data-dir.js';
 
 export const importsDir = (dataDir: string) => join(dataDir, 'imports');
 export const incomingDir = (dataDir: string) => join(importsDir(dataDir), 'incoming');
@@ -13,7 +13,7 @@ export const importFilePath = (dataDir: string, name: string) => join(importsDir
 const NAME = /^([0-9a-f-]{36})\.([0-9a-f-]{36})\.csv$/;
 
 export function ensureImportDirs(dataDir: string): void {
-  mkdirSync(incomingDir(dataDir), { recursive: true });
+  ensureDataDir(incomingDir(dataDir));
 }
 
 async function fsync(path: string): Promise<void> {
