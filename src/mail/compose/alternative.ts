@@ -1,10 +1,10 @@
 // The common shape of a message, composed without building a MIME tree: an HTML part beside its
 // text part and no attachments (every campaign message, most sends). The root's headers come from
 // nodemailer's own MimeNode (address, encoded-word and date formatting); the two parts are written
-// here, quoted-printable, by the Buffer encoder. A campaign composes tens of thousands of these.
+// here by the Buffer encoders. A campaign composes tens of thousands of these.
 import type { MailComposerOptions } from 'nodemailer/lib/mail-composer';
 import MimeNode from 'nodemailer/lib/mime-node';
-import { quotedPrintable } from './large-body.js';
+import { base64Lines, quotedPrintable } from './large-body.js';
 
 const CRLF = '\r\n';
 /** The root headers MailComposer sets from its fields (after the custom ones, replacing them). */
@@ -17,11 +17,24 @@ const FIELD_HEADERS = [
   ['date', 'date'],
 ] as const;
 
-const part = (boundary: string, type: string, body: string): Buffer[] => [
-  Buffer.from(`--${boundary}${CRLF}Content-Type: ${type}; charset=utf-8${CRLF}Content-Transfer-Encoding: quoted-printable${CRLF}${CRLF}`, 'latin1'),
-  quotedPrintable(Buffer.from(body, 'utf8')),
-  Buffer.from(CRLF, 'latin1'),
-];
+/**
+ * Quoted-printable writes a byte above 127 as three: text with more than one such byte in six
+ * (Cyrillic, Greek, CJK) is smaller in base64, as nodemailer would choose too.
+ */
+function transferOf(bytes: Buffer): { encoding: string; body: Buffer } {
+  let high = 0;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! > 127) high++;
+  return high * 6 > bytes.length ? { encoding: 'base64', body: base64Lines(bytes) } : { encoding: 'quoted-printable', body: quotedPrintable(bytes) };
+}
+
+function part(boundary: string, type: string, text: string): Buffer[] {
+  const { encoding, body } = transferOf(Buffer.from(text, 'utf8'));
+  return [
+    Buffer.from(`--${boundary}${CRLF}Content-Type: ${type}; charset=utf-8${CRLF}Content-Transfer-Encoding: ${encoding}${CRLF}${CRLF}`, 'latin1'),
+    body,
+    Buffer.from(CRLF, 'latin1'),
+  ];
+}
 
 /** The message of `options` (an HTML and a text body, no attachments), and its Message-ID as written. */
 export function composeAlternative(options: MailComposerOptions & { html: string; text: string }, boundaryBase: string): { raw: Buffer; messageId: string } {
