@@ -102,6 +102,20 @@ test('a handler can reschedule itself; delayed jobs wait for their time', async 
   db.close();
 });
 
+test('reschedules are not attempts: a job that waited more often than its attempts still gets every attempt at failing', async () => {
+  const { db, clock, queue } = fresh();
+  const runner = new JobRunner(queue, clock, log);
+  let runs = 0;
+  runner.register('test.waits', { concurrency: 1, run: async () => (++runs <= 5 ? { retryAt: clock.now() } : Promise.reject(new Error('then it fails'))) });
+  runner.start();
+  queue.enqueue('test.waits', {}, { maxAttempts: 2 });
+  await until(() => runs === 6);
+  await until(() => jobRows(db)[0]?.status === 'queued' && jobRows(db)[0]?.last_error === 'then it fails');
+  assert.is(jobRows(db)[0]!.attempts, 1, 'five waits and one failure: one attempt used, one left');
+  await runner.stop(1000);
+  db.close();
+});
+
 test('future jobs and reschedules start on their own when their time comes (the timer, no wake)', async () => {
   const { db, clock, queue } = fresh();
   const runner = new JobRunner(queue, clock, log);

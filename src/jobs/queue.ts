@@ -128,13 +128,16 @@ export class JobQueue {
     sql(this.db, 'DELETE FROM jobs WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(ids));
   }
 
-  retry(id: number, runAt: number, error: string | null): void {
-    sql(this.db, `UPDATE jobs SET status = 'queued', run_at = ?, last_error = ?, locked_until = NULL, updated_at = ? WHERE id = ?`).run(
-      runAt,
-      error,
-      this.clock.now(),
-      id,
-    );
+  /**
+   * Queues the job again for `runAt`. A failure keeps the attempt its claim counted; a reschedule
+   * the handler asked for (a deferral, a rate's next slot) gives it back: waiting is not failing,
+   * and however often a job waits, its failures still get every attempt.
+   */
+  retry(id: number, runAt: number, error: string | null, countsAsAttempt = true): void {
+    sql(
+      this.db,
+      `UPDATE jobs SET status = 'queued', run_at = ?, last_error = ?, locked_until = NULL, updated_at = ?, attempts = attempts - ? WHERE id = ?`,
+    ).run(runAt, error, this.clock.now(), countsAsAttempt ? 0 : 1, id);
   }
 
   fail(id: number, error: string): void {

@@ -187,7 +187,7 @@ export class JobRunner {
     try {
       const outcome = await handler.run(job);
       if (this.abandoned) return; // the store is closed; the row stays running and is recovered on next start
-      if (outcome) this.retry(job, outcome.retryAt, outcome.reason ?? null);
+      if (outcome) this.retry(job, outcome.retryAt, outcome.reason ?? null, false);
       else this.completed.push(job.id);
     } catch (err) {
       if (this.abandoned) return;
@@ -202,8 +202,8 @@ export class JobRunner {
     }
   }
 
-  private retry(job: Job, at: number, reason: string | null): void {
-    this.settled.push(() => this.queue.retry(job.id, at, reason));
+  private retry(job: Job, at: number, reason: string | null, countsAsAttempt = true): void {
+    this.settled.push(() => this.queue.retry(job.id, at, reason, countsAsAttempt));
     this.expect(at);
   }
 
