@@ -143,18 +143,22 @@ export function patchContact(ctx: Ctx, projectId: string, id: string, patch: Con
 
 /**
  * Sets the subscription state (the contact's own links, bounces, complaints); emits only on a real
- * flip. An unsubscribe with a reason is recorded even when the API had already unsubscribed the
- * contact, so that the public key cannot undo it either.
+ * flip, and answers the contact as it is now and whether it flipped. An unsubscribe with a reason
+ * is recorded even when the API had already unsubscribed the contact, so that the public key
+ * cannot undo it either.
  */
-export function setSubscribed(ctx: Ctx, contact: Contact, subscribed: boolean, reason?: UnsubscribeReason): Contact {
+export function setSubscribed(ctx: Ctx, given: Contact, subscribed: boolean, reason?: UnsubscribeReason): { contact: Contact; changed: boolean } {
   return ctx.bus.tx(() => {
+    // the row as it is now: the caller's copy may predate a change (a page's form is read after its contact)
+    const contact = findContactById(ctx.db, given.projectId, given.id);
+    if (!contact) return { contact: given, changed: false };
     if (contact.subscribed === subscribed) {
       if (!subscribed && reason) recordOptOut(ctx.db, contact.projectId, contact.id, reason, ctx.clock.now());
-      return contact;
+      return { contact, changed: false };
     }
     const updated: Contact = { ...contact, subscribed, updatedAt: ctx.clock.now() };
     saveContact(ctx, contact, updated, reason);
-    return updated;
+    return { contact: updated, changed: true };
   });
 }
 

@@ -58,5 +58,5 @@ export function contactOfToken(ctx: Ctx, token: string, kinds: ContactTokenKind[
 }
 
 export function changeSubscription(ctx: Ctx, contact: Contact, subscribed: boolean): Contact {
-  return setSubscribed(ctx, contact, subscribed, subscribed ? undefined : 'unsubscribe-link');
+  return setSubscribed(ctx, contact, subscribed, subscribed ? undefined : 'unsubscribe-link').contact;
 }

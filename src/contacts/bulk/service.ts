@@ -41,8 +41,7 @@ function applyTo(ctx: Ctx, projectId: string, operation: BulkOperation, id: stri
     deleteContact(ctx, projectId, id);
     return true;
   }
-  const contact = getContact(ctx, projectId, id);
-  return setSubscribed(ctx, contact, operation === 'subscribe') !== contact;
+  return setSubscribed(ctx, getContact(ctx, projectId, id), operation === 'subscribe').changed;
 }
 
 /** Batches of ids, each in one transaction with the job's position; unknown ids (and other projects') are failures. */
