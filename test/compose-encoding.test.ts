@@ -1,22 +1,9 @@
 import { simpleParser } from 'mailparser';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { composeMessage } from '../src/mail/compose.js';
+import { composeReceipt } from './helpers/receipt.js';
 
-const compose = (html: string) =>
-  composeMessage({
-    emailId: '0f8fad5b-d9cb-469f-a165-70867728950e',
-    hostname: 'mta.postmill.test',
-    date: new Date(0),
-    from: { email: 'orders@shop.test', name: 'Shop' },
-    to: { email: 'ann@customers.test', name: null },
-    replyTo: null,
-    subject: 'Receipt',
-    html,
-    attachments: [],
-    headers: {},
-    unsubscribe: null,
-  }).raw;
+const compose = (html: string) => composeReceipt(html, 'Receipt').raw;
 
 const encodings = (raw: Buffer) => [...raw.toString('latin1').matchAll(/Content-Transfer-Encoding: ([\w-]+)/g)].map((m) => m[1]);
 

@@ -1,22 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { packMessage, unpackedMessage, unpackMessage } from '../src/emails/packing.js';
-import { composeMessage } from '../src/mail/compose.js';
 import { forStore } from '../src/mail/compose/stored.js';
+import { composeReceipt } from './helpers/receipt.js';
 
-const composed = composeMessage({
-  emailId: '0f8fad5b-d9cb-469f-a165-70867728950e',
-  hostname: 'mta.postmill.test',
-  date: new Date(0),
-  from: { email: 'orders@shop.test', name: 'Shop' },
-  to: { email: 'ann@customers.test', name: null },
-  replyTo: null,
-  subject: 'Your receipt',
-  html: `<h1>Hello Ann</h1>${'<p style="margin:0 0 12px">Thank you for your order; the details follow.</p>'.repeat(40)}`,
-  attachments: [],
-  headers: {},
-  unsubscribe: null,
-});
+const composed = composeReceipt(`<h1>Hello Ann</h1>${'<p style="margin:0 0 12px">Thank you for your order; the details follow.</p>'.repeat(40)}`);
 
 test('a composed message is stored deflated, several times smaller, and comes back byte for byte', () => {
   const stored = forStore(composed);
