@@ -86,7 +86,7 @@ const KEYS: { path: string; env: string; kind: Kind; def: unknown; oneOf?: strin
   { path: 'delivery.port', env: 'POSTMILL_DELIVERY_PORT', kind: 'port', def: 25 },
   { path: 'delivery.maxAge', env: 'POSTMILL_DELIVERY_MAX_AGE', kind: 'count', def: 3 * 24 * 3600 },
   { path: 'delivery.concurrency', env: 'POSTMILL_DELIVERY_CONCURRENCY', kind: 'count', def: 100, min: 1 },
-  { path: 'delivery.perDomainConcurrency', env: 'POSTMILL_DELIVERY_PER_DOMAIN_CONCURRENCY', kind: 'count', def: 5, min: 1 },
+  { path: 'delivery.perDomainConcurrency', env: 'POSTMILL_DELIVERY_PER_DOMAIN_CONCURRENCY', kind: 'count', def: 20, min: 1 },
   { path: 'delivery.throttlePerMinute', env: 'POSTMILL_DELIVERY_THROTTLE_PER_MINUTE', kind: 'count', def: 0 },
   { path: 'delivery.bulkPerSecond', env: 'POSTMILL_DELIVERY_BULK_PER_SECOND', kind: 'count', def: 0 },
   { path: 'adminToken', env: 'POSTMILL_ADMIN_TOKEN', kind: 'nullableString', def: null },

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createDns, type Dns } from '../src/dns/resolver.js';
 import { createDelivery, type Delivery, type DeliveryOptions } from '../src/mail/outbound/deliver.js';
-import { createKeyedLimiter } from '../src/mail/outbound/keyed-limiter.js';
+import { createKeyedLimiter, type Feedback, type KeyedLimiter } from '../src/mail/outbound/keyed-limiter.js';
 import { resolveRoute } from '../src/mail/outbound/route.js';
 import { verifyDkim } from './helpers/dkim-verify.js';
 import { startDnsServer, type TestDnsServer } from './helpers/dns-server.js';
@@ -257,8 +257,31 @@ test('connections are reused: 20 messages to one host open only a few', async ()
   console.log(`  20 deliveries over ${opened} connection(s) in ${elapsed.toFixed(0)} ms`);
 });
 
+/** Runs `count` tasks of one key and answers the most that ran at once, before and after `switchAt`. */
+async function peaks(limiter: KeyedLimiter, count: number, feedback: (i: number) => Feedback, switchAt = count): Promise<[number, number]> {
+  let running = 0;
+  const peak = [0, 0];
+  await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      limiter.run(
+        'a.test',
+        async () => {
+          running++;
+          peak[i < switchAt ? 0 : 1] = Math.max(peak[i < switchAt ? 0 : 1]!, running);
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          running--;
+          return i;
+        },
+        0,
+        feedback,
+      ),
+    ),
+  );
+  return [peak[0]!, peak[1]!];
+}
+
 test('per-domain concurrency is bounded, other domains are not held up', async () => {
-  const limiter = createKeyedLimiter(2);
+  const limiter = createKeyedLimiter({ initial: 2, limit: 2 });
   let running = 0;
   let peak = 0;
   const task = async () => {
@@ -267,7 +290,7 @@ test('per-domain concurrency is bounded, other domains are not held up', async (
     await new Promise((resolve) => setTimeout(resolve, 5));
     running--;
   };
-  const slow = Array.from({ length: 8 }, () => limiter.run('a.test', task));
+  const slow = Array.from({ length: 8 }, () => limiter.run('a.test', task, 0, () => 'served' as const));
   let otherDone = false;
   await limiter.run('b.test', async () => {
     otherDone = true;
@@ -276,6 +299,18 @@ test('per-domain concurrency is bounded, other domains are not held up', async (
   assert.ok(running > 0, 'b.test ran while a.test was still busy');
   await Promise.all(slow);
   assert.is(peak, 2);
+});
+
+test('a destination that answers gets more at once, up to the limit; one that refuses gets fewer', async () => {
+  // 5 to start; one step up per window's worth of answers while tasks wait: 5+6+...+9 = 35 answers reach 10
+  const [grown] = await peaks(createKeyedLimiter({ initial: 5, limit: 10 }), 300, () => 'served');
+  assert.is(grown, 10);
+  // served at first, then every task refused: the window falls back to 1
+  const [served, refused] = await peaks(createKeyedLimiter({ initial: 5, limit: 10 }), 300, (i) => (i < 100 ? 'served' : 'refused'), 200);
+  assert.is(served, 10);
+  assert.is(refused, 1);
+  // no feedback: the initial window holds
+  assert.equal(await peaks(createKeyedLimiter({ initial: 5, limit: 20 }), 100, () => 'none'), [5, 0]);
 });
 
 test('TXT values over 255 bytes are answered as several strings and joined by createDns', async () => {

@@ -1,3 +1,4 @@
+import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../runtime/assets.js';
 import type { Db } from './db.js';
 import type { ReadAnswer, ReadRequest } from './reader-worker.js';
@@ -12,17 +13,13 @@ export interface Reader {
   stop(): Promise<void>;
 }
 
-/** A worker thread with its own read-only connection to the store file. */
+/**
+ * A worker thread with its own read-only connection to the store file, started with the first read:
+ * a daemon that never asks one (a mail relay, a drain) does not pay for its thread and page cache.
+ */
 export function startReader(file: string): Reader {
-  const worker = startWorker('reader', { workerData: { file } });
   const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let next = 0;
-  worker.on('message', (answer: ReadAnswer) => {
-    const caller = waiting.get(answer.id);
-    waiting.delete(answer.id);
-    if ('error' in answer) caller?.reject(new Error(answer.error));
-    else caller?.resolve(answer.result);
-  });
   /** Why the thread is gone: what is waiting fails with it, and so does every later read (never left unanswered). */
   let failure: Error | null = null;
   const fail = (err: Error) => {
@@ -30,19 +27,33 @@ export function startReader(file: string): Reader {
     for (const caller of waiting.values()) caller.reject(failure);
     waiting.clear();
   };
-  worker.on('error', fail);
-  worker.on('exit', () => fail(new Error('the reader thread stopped')));
+  let worker: Worker | null = null;
+  const started = (): Worker => {
+    if (worker) return worker;
+    worker = startWorker('reader', { workerData: { file } });
+    worker.on('message', (answer: ReadAnswer) => {
+      const caller = waiting.get(answer.id);
+      waiting.delete(answer.id);
+      if ('error' in answer) caller?.reject(new Error(answer.error));
+      else caller?.resolve(answer.result);
+    });
+    worker.on('error', fail);
+    worker.on('exit', () => fail(new Error('the reader thread stopped')));
+    return worker;
+  };
   const ask = (text: string, params: unknown[], column: boolean) =>
     new Promise<unknown>((resolve, reject) => {
       if (failure) return reject(failure);
       const id = next++;
       waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, text, params, column } satisfies ReadRequest);
+      started().postMessage({ id, text, params, column } satisfies ReadRequest);
     });
   return {
     get: (text, params) => ask(text, params, false) as Promise<never>,
     column: (text, params) => ask(text, params, true) as Promise<never>,
-    stop: () => stopWorker(worker),
+    stop: async () => {
+      if (worker) await stopWorker(worker);
+    },
   };
 }
 

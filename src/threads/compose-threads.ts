@@ -19,8 +19,14 @@ export interface ComposeThreads {
  */
 const HEAVY_HEAP_MB = 128;
 
+/**
+ * An ordinary compose task (a send, a chunk of a campaign's recipients) keeps well under a MB alive:
+ * a small young generation is collected often and cheaply instead of growing to tens of MB per thread.
+ */
+const COMPOSE_HEAP = { maxYoungGenerationSizeMb: 4 };
+
 export function createComposeThreads(threads = Math.min(Math.max(availableParallelism() - 1, 1), 4)): ComposeThreads {
-  const compose = createThreadPool<WorkerOps>('compose', threads);
+  const compose = createThreadPool<WorkerOps>('compose', threads, COMPOSE_HEAP);
   const heavy = createThreadPool<WorkerOps>('compose', 1, { maxOldGenerationSizeMb: HEAVY_HEAP_MB, maxYoungGenerationSizeMb: 8 });
   return {
     compose,

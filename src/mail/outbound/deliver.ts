@@ -1,7 +1,7 @@
 import { domainToASCII } from 'node:url';
 import type { Dns } from '../../dns/resolver.js';
 import type { Attempt } from './attempt.js';
-import { createKeyedLimiter } from './keyed-limiter.js';
+import { createKeyedLimiter, type Feedback } from './keyed-limiter.js';
 import { createSmtpConnections, type WireMessage } from './connections.js';
 import { resolveRoute } from './route.js';
 import { mxTarget, relayTarget, type SmtpTarget, type SmtpTimeouts } from './transport.js';
@@ -20,7 +20,10 @@ export interface DeliveryOptions {
   mode: 'mx' | 'relay';
   /** `delivery.relay`, required in relay mode: `smtp://user:pass@host:port` or `smtps://...`. */
   relay?: string;
-  /** Deliveries in progress at once per recipient domain; 5 unless set. */
+  /**
+   * Deliveries in progress at once per recipient domain, at most: each domain starts at 5 (fewer
+   * if this is lower) and moves with its answers (keyed-limiter.ts); 20 unless set.
+   */
   perDomainConcurrency?: number;
   /** SMTP sessions open at once per MX host (or to the relay); 3 unless set. */
   sessionsPerHost?: number;
@@ -64,7 +67,9 @@ export interface Delivery {
 }
 
 const DEFAULT_TIMEOUTS: DeliveryTimeouts = { connectMs: 30_000, greetingMs: 60_000, socketMs: 300_000, idleMs: 30_000 };
-const DEFAULT_PER_DOMAIN_CONCURRENCY = 5;
+/** Postfix's default_destination_concurrency_limit and initial_destination_concurrency. */
+const DEFAULT_PER_DOMAIN_CONCURRENCY = 20;
+const INITIAL_PER_DOMAIN_CONCURRENCY = 5;
 /** Kept small: receiving servers throttle clients that open many sessions. */
 const DEFAULT_SESSIONS_PER_HOST = 3;
 const MESSAGES_PER_SESSION = 100;
@@ -95,6 +100,17 @@ function fromAttempt(attempt: Attempt, host: string): DeliveryResult {
 }
 
 /**
+ * What a result says of its destination's capacity: any answer of its servers is room to grow;
+ * none at all (refused, timed out) or a 421 (too busy, too many sessions) asks for fewer at once.
+ * A DNS failure or a withdrawn delivery says nothing of the servers.
+ */
+function feedbackOf(result: DeliveryResult): Feedback {
+  if (result.host === null) return 'none';
+  if (result.status === 'deferred') return result.code === null || result.code === 421 ? 'refused' : 'served';
+  return 'served';
+}
+
+/**
  * Tries the targets in order. A 2xx or 5xx answer is final; a 4xx answer or a failed
  * connection moves on to the next target.
  */
@@ -115,7 +131,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const relayTargets = mode === 'relay' && relay ? [relayTarget(relay, hostname, timeouts)] : null;
   const connections = createSmtpConnections({ perHost: options.sessionsPerHost ?? DEFAULT_SESSIONS_PER_HOST, messagesPerSession: MESSAGES_PER_SESSION, idleMs: timeouts.idleMs });
-  const limiter = createKeyedLimiter(options.perDomainConcurrency ?? DEFAULT_PER_DOMAIN_CONCURRENCY);
+  const limiter = createKeyedLimiter({ initial: INITIAL_PER_DOMAIN_CONCURRENCY, limit: options.perDomainConcurrency ?? DEFAULT_PER_DOMAIN_CONCURRENCY });
 
   const routes = new Map<string, { targets: SmtpTarget[]; until: number }>();
 
@@ -153,7 +169,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
         return { status: 'bounced', code: null, enhancedCode: '5.1.3', response: `invalid recipient address ${message.to}`, host: null };
       }
       const attempt = (): Promise<DeliveryResult> => (message.stillWanted?.() === false ? Promise.resolve({ status: 'withdrawn', host: null }) : deliverTo(domain, message));
-      return limiter.run(domain, attempt, message.bulk ? BULK_PRIORITY : TRANSACTIONAL_PRIORITY);
+      return limiter.run(domain, attempt, message.bulk ? BULK_PRIORITY : TRANSACTIONAL_PRIORITY, feedbackOf);
     },
     async close() {
       closed = true;
