@@ -150,7 +150,7 @@ campaigns('schedule: a future date is SCHEDULED and sends when the time comes; p
   assert.is((await d.request('POST', `/campaigns/${empty.id}/send`, {}, key)).status, 400, 'no recipients');
   await contacts(key, [{ email: 'later@readers.test' }]);
   assert.is((await d.request('POST', `/campaigns/${empty.id}/send`, { scheduledFor: 'next tuesday-ish' }, key)).status, 400);
-  const at = new Date(Date.now() + 3_600_000).toISOString();
+  const at = new Date((await env.advance(1)) + 3_600_000).toISOString();
   const scheduled = await d.request('POST', `/campaigns/${empty.id}/send`, { scheduledFor: at }, key);
   assert.is(scheduled.body.data.status, 'SCHEDULED');
   assert.is(scheduled.body.data.scheduledFor, at);
@@ -166,11 +166,42 @@ campaigns('schedule: a future date is SCHEDULED and sends when the time comes; p
   await until(key, past.id, (x) => x.status === 'SENT', 'past date sends now');
 });
 
+campaigns('a SCHEDULED campaign can be sent now or scheduled again; only the newest round sends, once', async () => {
+  const { key } = await project();
+  await contacts(key, [{ email: 'resend@readers.test' }]);
+  // earlier tests moved the daemon's clock: times are counted from its own
+  const daemonNow = await env.advance(1);
+  const hour = (n: number) => new Date(daemonNow + n * 3_600_000).toISOString();
+  const now = await create(key);
+  assert.is((await d.request('POST', `/campaigns/${now.id}/send`, { scheduledFor: hour(1) }, key)).body.data.status, 'SCHEDULED');
+  const sent = await d.request('POST', `/campaigns/${now.id}/send`, { scheduledFor: null }, key);
+  assert.is(sent.status, 200);
+  assert.is(sent.body.data.status, 'SENDING');
+  assert.is(typeof sent.body.message, 'string');
+  await until(key, now.id, (x) => x.status === 'SENT', 'sent now from SCHEDULED');
+  assert.is((await d.request('POST', `/campaigns/${now.id}/send`, {}, key)).status, 400, 'SENT is not sendable');
+  // moved from one hour to three: the first timer fires into a newer round and sends nothing
+  const moved = await create(key, { ...base, name: 'Moved' });
+  await d.request('POST', `/campaigns/${moved.id}/send`, { scheduledFor: hour(1) }, key);
+  const threeHours = hour(3);
+  const later = await d.request('POST', `/campaigns/${moved.id}/send`, { scheduledFor: threeHours }, key);
+  assert.is(later.body.data.scheduledFor, threeHours);
+  await env.advance(3_700_000);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.is((await get(key, moved.id)).status, 'SCHEDULED', 'the first time no longer counts');
+  await env.advance(7_300_000);
+  const done = await until(key, moved.id, (x) => x.status === 'SENT', 'the newer time');
+  assert.is(done.sentCount, 1);
+  await env.advance(7_300_000);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.is(mailTo('resend@readers.test').length, 2, 'one email per campaign');
+});
+
 campaigns('cancel: from SCHEDULED nothing is ever sent; from SENDING unsent mail stays unsent; DELETE rules', async () => {
   const { key } = await project();
   await contacts(key, [{ email: 'cancel1@readers.test' }, { email: 'cancel2@readers.test' }]);
   const scheduled = await create(key);
-  await d.request('POST', `/campaigns/${scheduled.id}/send`, { scheduledFor: new Date(Date.now() + 7_200_000).toISOString() }, key);
+  await d.request('POST', `/campaigns/${scheduled.id}/send`, { scheduledFor: new Date((await env.advance(1)) + 7_200_000).toISOString() }, key);
   const cancelled = await d.request('POST', `/campaigns/${scheduled.id}/cancel`, {}, key);
   assert.is(cancelled.status, 200);
   assert.is(cancelled.body.status, 'CANCELLED');

@@ -277,6 +277,23 @@ workflows('executions: list by status, get with every step, cancel one (409 once
   assert.is((await d.request('GET', `/workflows/${w.id}`, undefined, c.key)).status, 404);
 });
 
+workflows('a campaign whose emails started executions cannot be deleted while they are active (409), then can', async () => {
+  const c = await project();
+  const w = await build(c, 'email.delivery', [{ type: 'DELAY', config: { amount: 1, unit: 'days' } }]);
+  assert.is((await d.request('POST', '/contacts', { email: 'reader@people.test' }, c.key)).status, 201);
+  const created = await d.request('POST', '/campaigns', { name: 'News', subject: 'News', body: '<p>News</p>', from: `editor@${c.domain}`, audienceType: 'ALL' }, c.key);
+  const id = created.body.data.id as string;
+  assert.is((await d.request('POST', `/campaigns/${id}/send`, {}, c.key)).status, 200);
+  await settled(c, w.id, 1, ['WAITING']);
+  await eventually(async () => (await d.request('GET', `/campaigns/${id}`, undefined, c.key)).body.status === 'SENT', 10_000, 'campaign SENT');
+  const refused = await d.request('DELETE', `/campaigns/${id}`, undefined, c.key);
+  assert.is(refused.status, 409);
+  assert.is(refused.body.error.details.activeExecutions, 1);
+  assert.match(refused.body.error.message, /1 workflow execution started by this campaign is active/);
+  assert.equal((await d.request('POST', `/workflows/${w.id}/executions/cancel-all`, {}, c.key)).body, { cancelled: 1 });
+  assert.is((await d.request('DELETE', `/campaigns/${id}`, undefined, c.key)).status, 204);
+});
+
 workflows('internal events start workflows too: contact.unsubscribed, email.delivery, segment.<slug>.entry', async () => {
   const c = await project();
   const onUnsub = await build(c, 'contact.unsubscribed', [{ type: 'UPDATE_CONTACT', config: { updates: { left: true } } }]);

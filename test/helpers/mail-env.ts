@@ -15,7 +15,8 @@ export interface MailEnv {
   /** Registers `domain` for the project (default: the daemon's) and publishes its records so it verifies. */
   verifySender(domain: string, project?: Keys): Promise<RegisteredDomain>;
   /** Moves the daemon's clock forward (test hook). */
-  advance(ms: number): Promise<void>;
+  /** Moves the daemon's clock forward; answers its time after the move (ms since the epoch). */
+  advance(ms: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -75,6 +76,7 @@ export async function startMailEnv(
     async advance(ms) {
       const r = await daemon.request('POST', '/_test/clock', { advanceMs: ms }, { key: ADMIN });
       assert.is(r.status, 200);
+      return Date.parse(r.body.now as string);
     },
     async close() {
       await daemon.dispose();
