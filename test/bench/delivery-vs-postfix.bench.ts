@@ -80,7 +80,7 @@ export async function run(): Promise<BenchResult> {
     env.dns.set(DOMAIN, 'MX', [{ exchange: `mx.${DOMAIN}`, priority: 10 }]);
     const figures: Record<string, string | number> = {
       messages: N,
-      concurrency: 'Postfix stock (5 growing to 20 connections to the one destination); Postmill defaults (delivery.concurrency 100, perDomainConcurrency 5, as many sessions to the one MX host)',
+      concurrency: 'Postfix stock (5 growing to 20 connections to the one destination); Postmill defaults (delivery.concurrency 100, slow start 5 growing to perDomainConcurrency 20, as many sessions to the one MX host)',
       signing: 'Postmill DKIM-signs every message (rsa-sha256, 2048-bit key); Postfix does not sign',
     };
     const postfix: number[] = [];
