@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Ctx } from './context.js';
 import { createDns, type Dns } from './dns/resolver.js';
+import { createAdmission } from './http/admission.js';
 import { JobQueue } from './jobs/queue.js';
 import type { Logger } from './log.js';
 import { createMailThreads } from './mail/threads/pool.js';
@@ -38,6 +39,7 @@ export function createContext(parts: { db: Db; clock: Clock; config: Config; log
     usage: createUsages(),
     metrics: createMetrics(),
     activity: createActivitySources(),
+    admission: createAdmission(clock, config.rateLimit.perMinute),
     ...(reader ? { reader } : {}),
     close: async () => {
       await Promise.all([mailThreads.close(), threads.close(), reader?.stop()]);

@@ -1,4 +1,4 @@
-import nodemailer, { type SendMailOptions } from 'nodemailer';
+import type { SendMailOptions } from 'nodemailer';
 import { simpleParser } from 'mailparser';
 import { connect, type Socket } from 'node:net';
 import { test } from 'uvu';
@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import type { Keys } from './helpers/daemon.js';
 import { verifyDkim } from './helpers/dkim-verify.js';
 import { eventsNamed, startMailEnv, type MailEnv } from './helpers/mail-env.js';
+import { refusal as refuse, submit as submitTo } from './helpers/submission.js';
 
 let env: MailEnv;
 
@@ -16,41 +17,8 @@ test.before(async () => {
 });
 test.after(async () => env.close());
 
-/** A submission client: STARTTLS (the daemon's self-signed certificate), then AUTH. */
-const client = (pass: string, user = 'postmill') =>
-  nodemailer.createTransport({
-    host: '127.0.0.1',
-    port: env.daemon.submissionPort!,
-    secure: false,
-    requireTLS: true,
-    tls: { rejectUnauthorized: false },
-    auth: { user, pass },
-  });
-
-async function submit(message: SendMailOptions, pass = env.daemon.project.secretKey): Promise<string> {
-  const transport = client(pass);
-  try {
-    return (await transport.sendMail(message)).response;
-  } finally {
-    transport.close();
-  }
-}
-
-async function refusal(
-  message: SendMailOptions,
-  pass = env.daemon.project.secretKey,
-  user = 'postmill',
-): Promise<{ responseCode?: number; response?: string }> {
-  const transport = client(pass, user);
-  try {
-    await transport.sendMail(message);
-  } catch (err) {
-    return err as { responseCode?: number; response?: string };
-  } finally {
-    transport.close();
-  }
-  throw new Error('expected a refusal');
-}
+const submit = (message: SendMailOptions, pass?: string) => submitTo(env.daemon, message, pass);
+const refusal = (message: SendMailOptions, pass?: string, user?: string) => refuse(env.daemon, message, pass, user);
 
 /** A plain-text SMTP conversation: each command's reply, as the server wrote it. */
 async function converse(commands: string[]): Promise<string[]> {

@@ -5,9 +5,8 @@ import { markGuard } from '../openapi/describe.js';
 import type { KeyKind } from '../projects/keys.js';
 import { requireKey, type Access } from './auth.js';
 import { idempotency } from './idempotency.js';
-import { FairGate } from './fair-gate.js';
+import { admitRequest } from './admission.js';
 import { jsonBody, MB } from './json-body.js';
-import { rateLimit } from './rate-limit.js';
 import { projectOf, type ApiState } from './state.js';
 
 export interface Guards {
@@ -20,7 +19,11 @@ export interface Guards {
 }
 
 export function createGuards(ctx: Ctx): Guards {
-  const limit = rateLimit(ctx.clock, ctx.config.rateLimit.perMinute, (c) => projectOf(c).id);
+  // answers carry the RateLimit-* headers; a refusal is 429 with Retry-After
+  const limit: Middleware<ApiState> = async (c, next) => {
+    c.set(admitRequest(ctx.admission, projectOf(c).id));
+    await next();
+  };
   const keyChecks = new Map<string, Middleware<ApiState>>();
   const keyCheck = (kind: KeyKind, access: Access) => {
     const id = `${kind}:${access}`;
@@ -29,12 +32,10 @@ export function createGuards(ctx: Ctx): Guards {
   const idem = idempotency(ctx.db, ctx.clock);
   const bodies = new Map<number, Middleware<ApiState>>();
   const body = (size: number) => bodies.get(size) ?? bodies.set(size, jsonBody(size)).get(size)!;
-  // Two heavy requests in the daemon at once (one being read while the other composes), one per project.
-  const heavyGate = new FairGate(2, 32);
   return {
     key: (kind, opts = {}) => {
       const bodyLimit = opts.bodyLimit ?? MB;
-      const reader = opts.heavyOver ? jsonBody(bodyLimit, { over: opts.heavyOver, gate: heavyGate }) : body(bodyLimit);
+      const reader = opts.heavyOver ? jsonBody(bodyLimit, { over: opts.heavyOver, gate: ctx.admission.heavy }) : body(bodyLimit);
       const chain = [keyCheck(kind, opts.access ?? 'by-method'), limit];
       if (opts.json !== false) chain.push(reader);
       if (opts.idempotent) chain.push(idem);

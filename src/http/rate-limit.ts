@@ -1,7 +1,4 @@
-import type { Middleware } from 'koa';
 import type { Clock } from '../clock.js';
-import { ApiError } from '../errors.js';
-import type { ApiState } from './state.js';
 
 const WINDOW_MS = 60_000;
 
@@ -81,26 +78,4 @@ export function limitHeaders(verdict: LimitVerdict): Record<string, string> {
   };
   if (!verdict.allowed) headers['Retry-After'] = String(verdict.resetSeconds);
   return headers;
-}
-
-/**
- * The API's limit per key (the project). `perMinute` 0 turns it off. Answers carry RateLimit-*
- * headers; a refusal is 429 RATE_LIMIT_EXCEEDED with Retry-After.
- */
-export function rateLimit(clock: Clock, perMinute: number, keyOf: (ctx: Parameters<Middleware<ApiState>>[0]) => string): Middleware<ApiState> {
-  if (perMinute === 0) return (_ctx, next) => next();
-  const limiter = new RollingLimit(clock, perMinute);
-  return async (ctx, next) => {
-    const verdict = limiter.take(keyOf(ctx));
-    const headers = limitHeaders(verdict);
-    if (!verdict.allowed) {
-      throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', `Rate limit of ${perMinute} requests per minute exceeded`, {
-        details: { retryAfter: verdict.resetSeconds },
-        suggestion: `Retry after ${verdict.resetSeconds} seconds`,
-        headers,
-      });
-    }
-    ctx.set(headers);
-    await next();
-  };
 }

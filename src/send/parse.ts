@@ -4,7 +4,7 @@ import type { Ctx } from '../context.js';
 import { parseJsonBytes } from '../http/json-body.js';
 import { validate } from '../http/validate.js';
 import type { ComposeAttachment } from '../mail/compose.js';
-import { asBuffer, ownBuffer, type Handlers } from '../threads/serve.js';
+import { asBuffer, ownBuffer, type Answer, type Handlers } from '../threads/serve.js';
 import type { SendRequest } from './request.js';
 import { checkSendRules } from './rules.js';
 
@@ -26,18 +26,22 @@ export type SendParseOps = {
   parseSend: { input: { bytes: Uint8Array }; output: ParsedSend };
 };
 
+/** A checked request as a thread answers it: the attachment contents moved back, not copied. */
+export function answerParsed(parsed: ParsedSend, collect: boolean): Answer<ParsedSend> {
+  const attachments = parsed.attachments.map((a) => ({ ...a, content: Buffer.from(ownBuffer(a.content)) }));
+  return { output: { ...parsed, attachments }, transfer: attachments.map((a) => a.content.buffer as ArrayBuffer), collect };
+}
+
+/** A checked request as it arrives from a thread: its attachment contents are Buffers again. */
+export const receivedParsed = (parsed: ParsedSend): ParsedSend => ({ ...parsed, attachments: parsed.attachments.map((a) => ({ ...a, content: asBuffer(a.content) })) });
+
 export const sendParseHandlers: Handlers<SendParseOps> = {
-  parseSend: ({ bytes }) => {
-    const parsed = checkSend(parseJsonBytes(asBuffer(bytes)));
-    const attachments = parsed.attachments.map((a) => ({ ...a, content: Buffer.from(ownBuffer(a.content)) }));
-    // only bodies over 1 MB come here
-    return { output: { ...parsed, attachments }, transfer: attachments.map((a) => a.content.buffer as ArrayBuffer), collect: true };
-  },
+  // only bodies over 1 MB come here
+  parseSend: ({ bytes }) => answerParsed(checkSend(parseJsonBytes(asBuffer(bytes))), true),
 };
 
 /** A heavy body, parsed and checked on the heavy compose thread; the bytes move there, they are not copied. */
 export async function parseHeavySend(ctx: Ctx, bytes: Buffer): Promise<ParsedSend> {
   const own = ownBuffer(bytes);
-  const parsed = await ctx.threads.heavy.run('parseSend', { bytes: new Uint8Array(own) }, [own]);
-  return { ...parsed, attachments: parsed.attachments.map((a) => ({ ...a, content: asBuffer(a.content) })) };
+  return receivedParsed(await ctx.threads.heavy.run('parseSend', { bytes: new Uint8Array(own) }, [own]));
 }

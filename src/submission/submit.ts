@@ -1,11 +1,10 @@
-import { simpleParser } from 'mailparser';
 import type { Ctx } from '../context.js';
 import { ApiError, FlatError } from '../errors.js';
+import { admitRequest } from '../http/admission.js';
+import { MB } from '../http/json-body.js';
 import { claimKey, releaseKey, settleKey } from '../idempotency/store.js';
-import type { SendRequest } from '../send/request.js';
-import { checkSend } from '../send/parse.js';
 import { sendEmails } from '../send/service.js';
-import { sendRequestOf } from './request.js';
+import { parseSubmission } from './parse.js';
 
 /** An SMTP reply code with its text: what smtp-server answers for an error that carries `responseCode`. */
 export class SmtpReply extends Error {
@@ -34,35 +33,42 @@ function replyOf(err: unknown): SmtpReply {
 /** The idempotency key of a submission: its Message-ID, so a client's retry after a lost 250 sends nothing twice. */
 const keyOf = (messageId: string) => `message-id:${messageId}`;
 
-/** Sends the request as /v1/send does; the one place submission calls the send pipeline. */
-const send = (ctx: Ctx, projectId: string, request: SendRequest) => sendEmails(ctx, projectId, checkSend(request));
-
 /**
  * One submitted message: parsed into the /v1/send request and sent through the same pipeline
- * (sender domain, contact upsert, DKIM, tracking rules). Answers the 250 text; throws SmtpReply.
+ * (sender domain, contact upsert, DKIM, tracking rules) within the same bounds: it counts against
+ * the project's request rate, and one over 1 MB waits for a heavy request's turn as a large
+ * /v1/send does. Answers the 250 text; throws SmtpReply.
  */
 export async function submitMessage(ctx: Ctx, projectId: string, raw: Buffer, recipients: string[]): Promise<string> {
   try {
-    const parsed = await simpleParser(raw, { keepCidLinks: true });
-    const request = sendRequestOf(parsed, recipients);
-    const messageId = parsed.messageId;
-    if (!messageId) return accepted(await send(ctx, projectId, request));
-    const earlier = claimKey(ctx.db, projectId, keyOf(messageId), 'SMTP submission', ctx.clock.now());
-    if (earlier?.statusCode === 200) return `2.0.0 Already accepted: ${messageId}`;
-    if (earlier) throw new SmtpReply(451, `4.3.0 ${messageId} is being sent; try again later`);
+    admitRequest(ctx.admission, projectId);
+    const release = raw.length > MB ? await ctx.admission.heavy.acquire(projectId) : null;
     try {
-      const emails = await send(ctx, projectId, request);
-      settleKey(ctx.db, projectId, keyOf(messageId), 200);
-      return accepted(emails);
-    } catch (err) {
-      // The send writes all recipients in one transaction or none: a failed one may be retried.
-      releaseKey(ctx.db, projectId, keyOf(messageId));
-      throw err;
+      return await sendParsed(ctx, projectId, raw, recipients);
+    } finally {
+      release?.();
     }
   } catch (err) {
     const reply = replyOf(err);
     if (reply.responseCode === 451 && !(err instanceof SmtpReply)) ctx.log.error('submission failed', { error: String(err) });
     throw reply;
+  }
+}
+
+async function sendParsed(ctx: Ctx, projectId: string, raw: Buffer, recipients: string[]): Promise<string> {
+  const { send, messageId } = await parseSubmission(ctx, raw, recipients);
+  if (!messageId) return accepted(await sendEmails(ctx, projectId, send));
+  const earlier = claimKey(ctx.db, projectId, keyOf(messageId), 'SMTP submission', ctx.clock.now());
+  if (earlier?.statusCode === 200) return `2.0.0 Already accepted: ${messageId}`;
+  if (earlier) throw new SmtpReply(451, `4.3.0 ${messageId} is being sent; try again later`);
+  try {
+    const emails = await sendEmails(ctx, projectId, send);
+    settleKey(ctx.db, projectId, keyOf(messageId), 200);
+    return accepted(emails);
+  } catch (err) {
+    // The send writes all recipients in one transaction or none: a failed one may be retried.
+    releaseKey(ctx.db, projectId, keyOf(messageId));
+    throw err;
   }
 }
 

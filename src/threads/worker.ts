@@ -2,9 +2,10 @@
 import { loadSchemas } from '../http/validate.js';
 import { composeHandlers, type ComposeOps } from '../messages/compose-ops.js';
 import { sendParseHandlers, type SendParseOps } from '../send/parse.js';
+import { submissionParseHandlers, type SubmissionParseOps } from '../submission/parse.js';
 import { serveOps } from './serve.js';
 
-export type WorkerOps = ComposeOps & SendParseOps;
+export type WorkerOps = ComposeOps & SendParseOps & SubmissionParseOps;
 
 loadSchemas();
-serveOps<WorkerOps>({ ...composeHandlers, ...sendParseHandlers });
+serveOps<WorkerOps>({ ...composeHandlers, ...sendParseHandlers, ...submissionParseHandlers });

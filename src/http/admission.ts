@@ -1,0 +1,37 @@
+// The bounds every way into the API shares, HTTP and SMTP submission alike: a project's request
+// rate, and turns for heavy requests, so that neither door gets round the other's limits.
+import type { Clock } from '../clock.js';
+import { ApiError } from '../errors.js';
+import { FairGate } from './fair-gate.js';
+import { limitHeaders, RollingLimit } from './rate-limit.js';
+
+export interface Admission {
+  /** `rateLimit.perMinute` requests per project; null when that is 0 (no limit). */
+  requests: RollingLimit | null;
+  /** Requests over 1 MB: two in the daemon at once (one being read while the other composes), one per project, 32 waiting, then 429. */
+  heavy: FairGate;
+}
+
+export const createAdmission = (clock: Clock, perMinute: number): Admission => ({
+  requests: perMinute === 0 ? null : new RollingLimit(clock, perMinute),
+  heavy: new FairGate(2, 32),
+});
+
+/**
+ * Counts one request of the project: answers its RateLimit-* headers (none without a limit), or
+ * throws 429 RATE_LIMIT_EXCEEDED with Retry-After when the project is over its rate.
+ */
+export function admitRequest(admission: Admission, projectId: string): Record<string, string> {
+  const limiter = admission.requests;
+  if (!limiter) return {};
+  const verdict = limiter.take(projectId);
+  const headers = limitHeaders(verdict);
+  if (!verdict.allowed) {
+    throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', `Rate limit of ${limiter.perMinute} requests per minute exceeded`, {
+      details: { retryAfter: verdict.resetSeconds },
+      suggestion: `Retry after ${verdict.resetSeconds} seconds`,
+      headers,
+    });
+  }
+  return headers;
+}

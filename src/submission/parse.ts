@@ -1,0 +1,34 @@
+// A submitted message from its bytes to a checked send request, on a compose thread: parsing the
+// MIME of a message of up to 40 MB would otherwise hold the main thread, and every project with it.
+import { simpleParser } from 'mailparser';
+import type { Ctx } from '../context.js';
+import { MB } from '../http/json-body.js';
+import { answerParsed, checkSend, receivedParsed, type ParsedSend } from '../send/parse.js';
+import { asBuffer, ownBuffer, type Handlers } from '../threads/serve.js';
+import { sendRequestOf } from './request.js';
+
+export interface ParsedSubmission {
+  send: ParsedSend;
+  /** The message's own Message-ID: a client's retry of it is recognised by it. */
+  messageId: string | null;
+}
+
+export type SubmissionParseOps = {
+  parseSubmission: { input: { bytes: Uint8Array; recipients: string[] }; output: ParsedSubmission };
+};
+
+export const submissionParseHandlers: Handlers<SubmissionParseOps> = {
+  parseSubmission: async ({ bytes, recipients }) => {
+    const parsed = await simpleParser(asBuffer(bytes), { keepCidLinks: true });
+    const answer = answerParsed(checkSend(sendRequestOf(parsed, recipients)), bytes.byteLength > MB);
+    return { ...answer, output: { send: answer.output, messageId: parsed.messageId ?? null } };
+  },
+};
+
+/** Parsed on the heavy thread past 1 MB (where it never queues ahead of ordinary sends), on a compose thread below; the bytes move there. */
+export async function parseSubmission(ctx: Ctx, raw: Buffer, recipients: string[]): Promise<ParsedSubmission> {
+  const own = ownBuffer(raw);
+  const pool = raw.length > MB ? ctx.threads.heavy : ctx.threads.compose;
+  const parsed = await pool.run('parseSubmission', { bytes: new Uint8Array(own), recipients }, [own]);
+  return { ...parsed, send: receivedParsed(parsed.send) };
+}
