@@ -4,7 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.js';
 import type { JobHandler } from '../jobs/runner.js';
-import { composeMessages, storeMessage } from '../messages/pipeline.js';
+import type { Contact } from '../contacts/store.js';
+import type { MessageContent } from '../messages/content.js';
+import { composeMessages, storeMessage, type Addressed, type Composition } from '../messages/pipeline.js';
 import { suppressedAmong } from '../suppressions/store.js';
 import type { MatchingWalk } from '../filters/sqlite.js';
 import { audienceWalk } from './audience.js';
@@ -24,30 +26,59 @@ const BATCH = 200;
 
 const isCurrent = (c: Campaign | null, round: number): c is Campaign => c !== null && c.sendRound === round && c.status === 'SENDING';
 
-/** One batch; answers false once the whole audience has been walked. */
-async function fanOutBatch(ctx: Ctx, campaign: Campaign, walk: MatchingWalk): Promise<boolean> {
-  const batch = walk.next(campaign.walkedTo, BATCH);
-  if (batch.length === 0) {
-    finishWalk(ctx.db, campaign.id, ctx.clock.now());
-    return false;
-  }
+/** A batch of the audience read and composed, ready to be written. */
+interface Composed {
+  batch: Contact[];
+  suppressed: Set<string>;
+  addressed: Addressed[];
+  composed: Composition[];
+}
+
+/** Reads the audience after `after` and composes its messages; null once the whole audience has been walked. */
+async function composeBatch(ctx: Ctx, campaign: Campaign, content: MessageContent, walk: MatchingWalk, after: string | null): Promise<Composed | null> {
+  const batch = walk.next(after, BATCH);
+  if (batch.length === 0) return null;
   const suppressed = suppressedAmong(ctx.db, campaign.projectId, batch.map((c) => c.email));
-  const content = campaignContent(ctx, campaign);
   const addressed = batch
     .filter((contact) => !suppressed.has(contact.email.toLowerCase()))
     .map((contact) => ({ recipient: { contact, oneOff: {}, name: null }, emailId: randomUUID() }));
-  const composed = await composeMessages(ctx, content, addressed, Infinity);
-  ctx.bus.tx(() => {
-    // cancelled (or sent again) while this batch was composed: it is dropped
-    if (!isCurrent(findCampaignById(ctx.db, campaign.projectId, campaign.id), campaign.sendRound)) return;
+  return { batch, suppressed, addressed, composed: await composeMessages(ctx, content, addressed, Infinity) };
+}
+
+/** Writes a composed batch with the walk's new position; false when the send was cancelled (or sent again) meanwhile and the batch dropped. */
+function writeBatch(ctx: Ctx, campaign: Campaign, content: MessageContent, { batch, suppressed, addressed, composed }: Composed): boolean {
+  return ctx.bus.tx(() => {
+    if (!isCurrent(findCampaignById(ctx.db, campaign.projectId, campaign.id), campaign.sendRound)) return false;
     addressed.forEach(({ recipient, emailId }, i) => {
       const { contact } = recipient;
       if (addRecipient(ctx.db, campaign.id, contact.id, emailId)) storeMessage(ctx, content, { contactId: contact.id, email: contact.email }, emailId, composed[i]!, 'bulk');
     });
     const skipped = batch.filter((c) => suppressed.has(c.email.toLowerCase()) && addRecipient(ctx.db, campaign.id, c.id, null)).length;
     advanceWalk(ctx.db, campaign.id, batch[batch.length - 1]!.id, skipped);
+    return true;
   });
-  return true;
+}
+
+/**
+ * Walks the rest of the audience: the next batch is read and composed on the compose threads while
+ * this one is written on the main thread, so neither waits for the other. A restart resumes from
+ * the last written batch; a batch composed ahead and never written is simply composed again.
+ */
+async function fanOut(ctx: Ctx, campaign: Campaign, walk: MatchingWalk): Promise<void> {
+  const content = campaignContent(ctx, campaign);
+  const composeAfter = (after: string | null) => {
+    const composing = composeBatch(ctx, campaign, content, walk, after);
+    // a failure surfaces where the batch is awaited; one composed ahead of a cancel is never awaited
+    composing.catch(() => {});
+    return composing;
+  };
+  let ahead = composeAfter(campaign.walkedTo);
+  for (;;) {
+    const ready = await ahead;
+    if (!ready) return finishWalk(ctx.db, campaign, ctx.clock.now());
+    ahead = composeAfter(ready.batch[ready.batch.length - 1]!.id);
+    if (!writeBatch(ctx, campaign, content, ready)) return;
+  }
 }
 
 export function fanoutJob(ctx: Ctx): JobHandler<FanoutPayload> {
@@ -55,8 +86,6 @@ export function fanoutJob(ctx: Ctx): JobHandler<FanoutPayload> {
     concurrency: 2,
     async run(job) {
       const { campaignId, round } = job.payload;
-      // planned once per run; after a restart the audience keeps the times of the send's start
-      let walk: MatchingWalk | null = null;
       for (;;) {
         const campaign = job.projectId ? findCampaignById(ctx.db, job.projectId, campaignId) : null;
         if (!campaign || campaign.sendRound !== round || campaign.walked) return;
@@ -66,8 +95,8 @@ export function fanoutJob(ctx: Ctx): JobHandler<FanoutPayload> {
           continue;
         }
         if (campaign.status !== 'SENDING') return;
-        walk ??= audienceWalk(ctx, campaign, campaign.sentAt ?? ctx.clock.now());
-        if (!(await fanOutBatch(ctx, campaign, walk))) return;
+        // planned once per run; after a restart the audience keeps the times of the send's start
+        return fanOut(ctx, campaign, audienceWalk(ctx, campaign, campaign.sentAt ?? ctx.clock.now()));
       }
     },
   };

@@ -185,14 +185,17 @@ export function advanceWalk(db: Db, campaignId: string, afterContactId: string, 
   sql(db, 'UPDATE campaigns SET walk_after = ?, suppressed_count = suppressed_count + ? WHERE id = ?').run(afterContactId, suppressed, campaignId);
 }
 
-/** The audience is walked: `totalRecipients` becomes what was sent, and with nothing pending the campaign is SENT. */
-export function finishWalk(db: Db, campaignId: string, now: number): void {
+/**
+ * The audience of the send `round` is walked: `totalRecipients` becomes what was sent, and with
+ * nothing pending the campaign is SENT. A cancelled (or newer) send is left as it is.
+ */
+export function finishWalk(db: Db, campaign: { id: string; sendRound: number }, now: number): void {
   sql(
     db,
     `UPDATE campaigns SET walked = 1, total_recipients = sent_count, updated_at = ?,
-       status = CASE WHEN status = 'SENDING' AND pending = 0 THEN 'SENT' ELSE status END
-     WHERE id = ?`,
-  ).run(now, campaignId);
+       status = CASE WHEN pending = 0 THEN 'SENT' ELSE status END
+     WHERE id = ? AND send_round = ? AND status = 'SENDING'`,
+  ).run(now, campaign.id, campaign.sendRound);
 }
 
 /** Queued and deferred emails of a cancelled campaign are never attempted. */
