@@ -9,7 +9,8 @@ type Piece = string | number;
 interface Link {
   start: string;
   quote: string;
-  value: Piece[];
+  /** The href's value as written when it holds no placeholder (the same string every time), else its pieces. */
+  value: string | Piece[];
 }
 /** What a rendering is made of, in order: text and values, links, and where the open pixel goes. */
 type Step = Piece | Link | typeof PIXEL;
@@ -65,7 +66,7 @@ function planOf(source: string): Step[] | null {
   for (const link of links) {
     pixelIfBefore(link.at);
     textUpTo(link.at);
-    steps.push({ start: link.start, quote: link.quote, value: piecesOf(link.value) });
+    steps.push({ start: link.start, quote: link.quote, value: link.value.includes(SLOT) ? piecesOf(link.value) : link.value });
     position = link.end;
   }
   pixelIfBefore(marked.length);
@@ -90,7 +91,7 @@ export function renderTrackedHtml(source: string, scope: Scope, links: TrackingL
   let out = '';
   for (const step of steps) {
     if (step === PIXEL) out += openPixel(links);
-    else if (typeof step === 'object') out += trackedHref(step.start, step.quote, step.value.map(text).join(''), links);
+    else if (typeof step === 'object') out += trackedHref(step.start, step.quote, typeof step.value === 'string' ? step.value : step.value.map(text).join(''), links);
     else out += text(step);
   }
   return out;

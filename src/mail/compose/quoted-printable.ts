@@ -72,7 +72,8 @@ export function quotedPrintable(text: string): Buffer {
   };
   while (i < len) {
     SPECIAL.lastIndex = i;
-    const special = SPECIAL.exec(text)?.index ?? len;
+    // test() rather than exec(): no match array per special character (the class matches one unit)
+    const special = SPECIAL.test(text) ? SPECIAL.lastIndex - 1 : len;
     const c = text.charCodeAt(special);
     const lineEnds = special === len || c === CR || c === LF;
     const trailingBlank = lineEnds && special > i && isBlank(text.charCodeAt(special - 1));
