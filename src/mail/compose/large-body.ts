@@ -1,6 +1,6 @@
-// Base64 for large parts, written straight into a Buffer. nodemailer's encoder builds strings piece
-// by piece, which for a part of megabytes costs several times its size in memory. Small parts keep
-// nodemailer's encoders (the bytes MimeNode.build() writes).
+// Base64 written straight into a Buffer, for large parts and the text parts of alternative messages.
+// nodemailer's encoder builds strings piece by piece, which for a part of megabytes costs several
+// times its size in memory; small parts of MIME trees keep it (the bytes MimeNode.build() writes).
 
 const LINE = 76;
 const CRLF = [0x0d, 0x0a];
