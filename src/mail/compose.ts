@@ -1,7 +1,8 @@
 // The MIME message of one email, composed once when the send is accepted (DKIM is added at delivery).
 import MailComposer, { type MailComposerOptions } from 'nodemailer/lib/mail-composer';
 import type { MimeNodeHeader } from 'nodemailer/lib/mime-node';
-import { composeAlternative } from './compose/alternative.js';
+import { composeAlternative, type Bodies, type RootFields } from './compose/alternative.js';
+import { toCrlf } from './compose/crlf.js';
 import { serializeMime } from './compose/serialize.js';
 import { htmlToText } from './html-to-text.js';
 
@@ -81,10 +82,8 @@ export function reservedHeader(name: string): string | null {
   return null;
 }
 
-const toCrlf = (text: string) => text.replace(/\r\n|\r|\n/g, '\r\n');
-
-/** What MailComposer is given for this email; exported so tests can build the same tree. */
-export function composerOptions(input: ComposeInput): MailComposerOptions {
+/** The root's fields and headers of this email (everything but the bodies and attachments). */
+function rootFields(input: ComposeInput): RootFields {
   const caller = new Map<string, { key: string; value: string }>();
   for (const [key, value] of Object.entries(input.headers)) {
     if (reservedHeader(key) === null) caller.set(key.toLowerCase(), { key, value });
@@ -106,7 +105,6 @@ export function composerOptions(input: ComposeInput): MailComposerOptions {
   const replyTo = caller.get('reply-to')?.value ?? input.replyTo;
   caller.delete('message-id');
   caller.delete('reply-to');
-  const html = toCrlf(input.html);
   return {
     from: { name: input.from.name ?? '', address: input.from.email },
     to: { name: input.to.name ?? '', address: input.to.email },
@@ -114,8 +112,20 @@ export function composerOptions(input: ComposeInput): MailComposerOptions {
     subject: input.subject,
     messageId,
     date: input.date,
-    html,
-    text: toCrlf(input.text ?? htmlToText(html)),
+    headers: [...ours.filter((h) => !caller.has(h.key.toLowerCase())), ...caller.values()],
+  };
+}
+
+/** The HTML body and its text alternative, line breaks as written. */
+const bodiesOf = (input: ComposeInput): Bodies => ({ html: input.html, text: input.text ?? htmlToText(toCrlf(input.html)) });
+
+/** What MailComposer is given for this email; exported so tests can build the same tree. */
+export function composerOptions(input: ComposeInput): MailComposerOptions {
+  const { html, text } = bodiesOf(input);
+  return {
+    ...rootFields(input),
+    html: toCrlf(html),
+    text: toCrlf(text),
     attachments: input.attachments.map((a) => ({
       filename: a.filename,
       content: a.content,
@@ -125,17 +135,15 @@ export function composerOptions(input: ComposeInput): MailComposerOptions {
       contentTransferEncoding: 'base64',
       ...(a.contentId ? { cid: a.contentId } : {}),
     })),
-    headers: [...ours.filter((h) => !caller.has(h.key.toLowerCase())), ...caller.values()],
     disableFileAccess: true,
     disableUrlAccess: true,
   };
 }
 
 export function composeMessage(input: ComposeInput): ComposedMessage {
-  const options = composerOptions(input);
   // the email id is unique: a boundary made of it needs no random bytes
-  if (input.attachments.length === 0) return composeAlternative(options as typeof options & { html: string; text: string }, input.emailId.replace(/-/g, ''));
-  const root = new MailComposer(options).compile();
+  if (input.attachments.length === 0) return composeAlternative(rootFields(input), bodiesOf(input), input.emailId.replace(/-/g, ''));
+  const root = new MailComposer(composerOptions(input)).compile();
   const raw = serializeMime(root);
   return { raw, messageId: root.encodeHeaderValue('Message-ID', root.getHeader('Message-ID')) };
 }

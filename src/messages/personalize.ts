@@ -5,7 +5,7 @@ import type { Contact } from '../contacts/store.js';
 import type { ComposeInput, Mailbox } from '../mail/compose.js';
 import { textTemplateOf } from '../mail/text-part.js';
 import { renderHtml, renderPlain, renderSubject, type Scope } from '../templates/render.js';
-import { addTracking } from '../tracking/rewrite.js';
+import { renderTrackedHtml } from '../tracking/tracked-html.js';
 import type { ComposableContent } from './content.js';
 import { contactLinks, trackingLinks, type LinkSigner } from './links.js';
 import { contactScope } from './scope.js';
@@ -56,7 +56,6 @@ export function personalizationFor(
 
 /** Everything of one recipient's message but the MIME building: variables rendered, tracking added. Runs on any thread. */
 export function composeInputFor(content: ComposableContent, p: Personalization, env: ComposeEnv): ComposeInput {
-  const html = renderHtml(content.html, p.scope);
   const textTemplate = textTemplateOf(content.html);
   return {
     emailId: p.emailId,
@@ -66,7 +65,7 @@ export function composeInputFor(content: ComposableContent, p: Personalization, 
     to: p.to,
     replyTo: content.replyTo,
     subject: renderSubject(content.subject, p.scope),
-    html: content.tracked ? addTracking(html, trackingLinks(env.signer, p.emailId)) : html,
+    html: content.tracked ? renderTrackedHtml(content.html, p.scope, trackingLinks(env.signer, p.emailId)) : renderHtml(content.html, p.scope),
     ...(textTemplate !== null ? { text: renderPlain(textTemplate, p.scope) } : {}),
     attachments: content.attachments,
     headers: content.headers,

@@ -116,16 +116,28 @@ export function escapeHtml(text: string): string {
   return HTML_SPECIAL.test(text) ? text.replace(HTML_SPECIAL_ALL, (char) => HTML_ENTITIES[char]) : text;
 }
 
+function placeholderText(placeholder: Placeholder, scope: Scope, escape: boolean): string {
+  let text = valueText(resolve(scope, placeholder.path));
+  if (text === '') text = placeholder.fallback;
+  return escape && !placeholder.raw ? escapeHtml(text) : text;
+}
+
 function renderCompiled(source: string, scope: Scope, escape: boolean): string {
   const { literals, placeholders } = compiled(source);
   let out = literals[0];
-  for (let i = 0; i < placeholders.length; i++) {
-    const placeholder = placeholders[i];
-    let text = valueText(resolve(scope, placeholder.path));
-    if (text === '') text = placeholder.fallback;
-    out += (escape && !placeholder.raw ? escapeHtml(text) : text) + literals[i + 1];
-  }
+  for (let i = 0; i < placeholders.length; i++) out += placeholderText(placeholders[i], scope, escape) + literals[i + 1];
   return out;
+}
+
+/** An HTML template's literals, and for each placeholder between them whether it is raw (`{{{ }}}`, not escaped). */
+export function htmlTemplateParts(source: string): { literals: readonly string[]; raw: readonly boolean[] } {
+  const { literals, placeholders } = compiled(source);
+  return { literals, raw: placeholders.map((p) => p.raw) };
+}
+
+/** The placeholders of an HTML template as renderHtml writes them for `scope`, in order. */
+export function renderHtmlValues(source: string, scope: Scope): string[] {
+  return compiled(source).placeholders.map((placeholder) => placeholderText(placeholder, scope, true));
 }
 
 /** HTML body: values are HTML-escaped except in `{{{triple}}}` braces. */

@@ -11,7 +11,35 @@ export interface TrackingLinks {
   ownBase: string;
 }
 
-const HREF = /(<a\b[^>]*?\bhref\s*=\s*)(["'])(.*?)\2/gis;
+/** An anchor's href: the tag up to the value, the quote, the value. */
+export const HREF = /(<a\b[^>]*?\bhref\s*=\s*)(["'])(.*?)\2/gis;
+/** The open pixel goes before the first of these, or at the end. */
+export const BODY_CLOSE = /<\/body\s*>/i;
+/** Distinct hrefs remembered; a campaign's links repeat in every message, so a few suffice. */
+const HREFS_REMEMBERED = 1024;
+const hrefs = new Map<string, { url: string; target: string | null }>();
+
+/** An href as written: the URL it names, and the target its click link signs (null: left alone). */
+function readHref(value: string): { url: string; target: string | null } {
+  let read = hrefs.get(value);
+  if (read === undefined) {
+    const url = decodeEntities(value.trim());
+    read = { url, target: /^https?:\/\//i.test(url) ? trackableUrl(url) : null };
+    if (hrefs.size >= HREFS_REMEMBERED) hrefs.clear();
+    hrefs.set(value, read);
+  }
+  return read;
+}
+
+/** One anchor's href (as HREF matched it) with its value replaced by the click link, or as it was. */
+export function trackedHref(start: string, quote: string, value: string, links: TrackingLinks): string {
+  const { url, target } = readHref(value);
+  const written = target === null || url.startsWith(links.ownBase) ? value : escapeHtml(links.clickUrl(target));
+  return `${start}${quote}${written}${quote}`;
+}
+
+export const openPixel = (links: TrackingLinks): string =>
+  `<img src="${escapeHtml(links.openUrl)}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0">`;
 
 /**
  * Rewrites http(s) links of anchor tags to the click redirect and adds the open pixel. The target is
@@ -19,13 +47,8 @@ const HREF = /(<a\b[^>]*?\bhref\s*=\s*)(["'])(.*?)\2/gis;
  * a link that cannot be made valid, mailto:, anchors and our own unsubscribe/manage links are left alone.
  */
 export function addTracking(html: string, links: TrackingLinks): string {
-  const rewritten = html.replace(HREF, (whole, start: string, quote: string, value: string) => {
-    const url = decodeEntities(value.trim());
-    if (!/^https?:\/\//i.test(url) || url.startsWith(links.ownBase)) return whole;
-    const target = trackableUrl(url);
-    return target === null ? whole : `${start}${quote}${escapeHtml(links.clickUrl(target))}${quote}`;
-  });
-  const pixel = `<img src="${escapeHtml(links.openUrl)}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0">`;
-  const close = rewritten.search(/<\/body\s*>/i);
+  const rewritten = html.replace(HREF, (_, start: string, quote: string, value: string) => trackedHref(start, quote, value, links));
+  const close = rewritten.search(BODY_CLOSE);
+  const pixel = openPixel(links);
   return close === -1 ? rewritten + pixel : rewritten.slice(0, close) + pixel + rewritten.slice(close);
 }

@@ -1,10 +1,12 @@
 // The common shape of a message, composed without building a MIME tree: an HTML part beside its
 // text part and no attachments (every campaign message, most sends). The root's headers come from
-// nodemailer's own MimeNode (address, encoded-word and date formatting); the two parts are written
-// here by the Buffer encoders. A campaign composes tens of thousands of these.
+// nodemailer's own MimeNode (address, encoded-word and date formatting; see root-node.ts); the two
+// parts are written here by our encoders. A campaign composes tens of thousands of these.
 import type { MailComposerOptions } from 'nodemailer/lib/mail-composer';
-import MimeNode from 'nodemailer/lib/mime-node';
-import { base64Lines, quotedPrintable } from './large-body.js';
+import { toCrlf } from './crlf.js';
+import { base64Lines } from './large-body.js';
+import { quotedPrintable } from './quoted-printable.js';
+import { RootNode } from './root-node.js';
 
 const CRLF = '\r\n';
 /** The root headers MailComposer sets from its fields (after the custom ones, replacing them). */
@@ -17,18 +19,30 @@ const FIELD_HEADERS = [
   ['date', 'date'],
 ] as const;
 
+/** The root's fields: everything MailComposer would be given but the bodies and attachments. */
+export type RootFields = Pick<MailComposerOptions, 'from' | 'to' | 'replyTo' | 'subject' | 'messageId' | 'date' | 'headers'>;
+
+/** The two bodies; their line breaks, whatever they are, are written CRLF. */
+export interface Bodies {
+  html: string;
+  text: string;
+}
+
 /**
  * Quoted-printable writes a byte above 127 as three: text with more than one such byte in six
  * (Cyrillic, Greek, CJK) is smaller in base64, as nodemailer would choose too.
  */
-function transferOf(bytes: Buffer): { encoding: string; body: Buffer } {
+function transferOf(text: string): { encoding: string; body: Buffer } {
+  // ASCII alone (as many UTF-8 bytes as characters) has no such byte: no need to count them
+  if (Buffer.byteLength(text, 'utf8') === text.length) return { encoding: 'quoted-printable', body: quotedPrintable(text) };
+  const bytes = Buffer.from(toCrlf(text), 'utf8');
   let high = 0;
   for (let i = 0; i < bytes.length; i++) if (bytes[i]! > 127) high++;
-  return high * 6 > bytes.length ? { encoding: 'base64', body: base64Lines(bytes) } : { encoding: 'quoted-printable', body: quotedPrintable(bytes) };
+  return high * 6 > bytes.length ? { encoding: 'base64', body: base64Lines(bytes) } : { encoding: 'quoted-printable', body: quotedPrintable(text) };
 }
 
 function part(boundary: string, type: string, text: string): Buffer[] {
-  const { encoding, body } = transferOf(Buffer.from(text, 'utf8'));
+  const { encoding, body } = transferOf(text);
   return [
     Buffer.from(`--${boundary}${CRLF}Content-Type: ${type}; charset=utf-8${CRLF}Content-Transfer-Encoding: ${encoding}${CRLF}${CRLF}`, 'latin1'),
     body,
@@ -36,9 +50,9 @@ function part(boundary: string, type: string, text: string): Buffer[] {
   ];
 }
 
-/** The message of `options` (an HTML and a text body, no attachments), and its Message-ID as written. */
-export function composeAlternative(options: MailComposerOptions & { html: string; text: string }, boundaryBase: string): { raw: Buffer; messageId: string } {
-  const root = new MimeNode('multipart/alternative', { baseBoundary: boundaryBase, disableFileAccess: true, disableUrlAccess: true });
+/** The message of these fields and bodies (no attachments), and its Message-ID as written. */
+export function composeAlternative(options: RootFields, bodies: Bodies, boundaryBase: string): { raw: Buffer; messageId: string } {
+  const root = new RootNode('multipart/alternative', { baseBoundary: boundaryBase, disableFileAccess: true, disableUrlAccess: true });
   if (options.headers) root.addHeader(options.headers as never);
   for (const [header, field] of FIELD_HEADERS) {
     const value = options[field];
@@ -48,8 +62,8 @@ export function composeAlternative(options: MailComposerOptions & { html: string
   const boundary = String(root.boundary);
   const raw = Buffer.concat([
     Buffer.from(head + CRLF + CRLF, 'utf8'),
-    ...part(boundary, 'text/plain', options.text),
-    ...part(boundary, 'text/html', options.html),
+    ...part(boundary, 'text/plain', bodies.text),
+    ...part(boundary, 'text/html', bodies.html),
     Buffer.from(`--${boundary}--${CRLF}`, 'latin1'),
   ]);
   return { raw, messageId: root.encodeHeaderValue('Message-ID', root.getHeader('Message-ID')) };

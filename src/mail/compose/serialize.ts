@@ -4,17 +4,19 @@
 import * as base64 from 'nodemailer/lib/base64';
 import type MimeNode from 'nodemailer/lib/mime-node';
 import * as qp from 'nodemailer/lib/qp';
-import { base64Lines, quotedPrintable } from './large-body.js';
+import { base64Lines } from './large-body.js';
+import { quotedPrintable } from './quoted-printable.js';
 
 const LINE_LENGTH = 76;
-/** Parts larger than this are encoded by our Buffer encoders (large-body.ts), smaller ones by nodemailer's. */
+/** Parts larger than this are encoded by our encoders (large-body.ts, quoted-printable.ts), smaller ones by nodemailer's. */
 const LARGE_PART = 256 * 1024;
 
 function body(content: string | Buffer, transferEncoding: string): string | Buffer {
   if (transferEncoding !== 'base64' && transferEncoding !== 'quoted-printable') return content;
   if (content.length > LARGE_PART) {
-    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-    return transferEncoding === 'base64' ? base64Lines(bytes) : quotedPrintable(bytes);
+    if (transferEncoding === 'base64') return base64Lines(typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
+    // quoted-printable parts of our trees are the text bodies, always strings
+    if (typeof content === 'string') return quotedPrintable(content);
   }
   if (transferEncoding === 'base64') return base64.wrap(base64.encode(content), LINE_LENGTH);
   return qp.wrap(qp.encode(content), LINE_LENGTH);
