@@ -22,7 +22,7 @@ export interface FanoutPayload {
 }
 
 /** Contacts per batch: large enough to keep the compose threads busy, small enough that its transaction stays short. */
-const BATCH = 200;
+const BATCH = 50;
 
 const isCurrent = (c: Campaign | null, round: number): c is Campaign => c !== null && c.sendRound === round && c.status === 'SENDING';
 

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import type { NodemailerError } from 'nodemailer/lib/errors';
 import { attemptFromError, type Attempt } from './attempt.js';
+import { withFastData } from './dot-stuffing.js';
 import type { SmtpTarget } from './transport.js';
 
 /** A message as it goes on the wire: envelope plus the finished (signed) bytes. */
@@ -103,7 +104,7 @@ export function createSmtpConnections(limits: SessionLimits): SmtpConnections {
 
   /** Opens a session: connect, EHLO, STARTTLS when offered, AUTH where the target has credentials. */
   function connect(target: SmtpTarget): Promise<Session> {
-    const connection = new SMTPConnection(target.options);
+    const connection = withFastData(new SMTPConnection(target.options));
     const session: Session = { connection, sent: 0, ended: false, idleTimer: null };
     return new Promise((resolve, reject) => {
       let settled = false;
