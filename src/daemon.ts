@@ -17,7 +17,7 @@ import { createDelivery } from './mail/outbound/deliver.js';
 import { cachingDns } from './dns/cache.js';
 import { ensureDefaultProject, type ProjectKeys } from './projects/service.js';
 import { startCheckpointer } from './store/checkpointer.js';
-import { allowCollectionInThreads } from './threads/collect.js';
+import { configureV8 } from './runtime/v8-settings.js';
 import { openStore, storeFile } from './store/db.js';
 import { MODULES } from './modules.js';
 import { createContext, type OwnedContext } from './create-context.js';
@@ -35,7 +35,7 @@ export interface Daemon {
 
 /** Opens the store, starts the job runner and both listeners. */
 export async function startDaemon(config: Config): Promise<Daemon> {
-  allowCollectionInThreads();
+  configureV8();
   const log = createLogger(config.log.level);
   const db = openStore(config.dataDir);
   const clock = new ShiftableClock(config.testHooks ? savedClockOffset(db) : 0);

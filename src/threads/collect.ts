@@ -1,14 +1,7 @@
 // A full collection on demand, for threads that just let go of tens of MB: V8 would keep that
 // garbage (strings and the buffers they reference) until its heap grows further, and a daemon's
-// memory is its peak. `--expose-gc` is set once by the main thread before it starts any thread
-// (V8 flags are process-wide and must not change while other threads run); it gives every context
-// created afterwards, the threads' own, a global `gc`.
-import { setFlagsFromString } from 'node:v8';
-
-/** On the main thread, before the first worker starts. */
-export function allowCollectionInThreads(): void {
-  setFlagsFromString('--expose-gc');
-}
+// memory is its peak. The global `gc` exists in threads started after the main thread's
+// `--expose-gc` (runtime/v8-settings.ts).
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
