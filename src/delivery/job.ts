@@ -57,6 +57,8 @@ const LARGE_MESSAGE_BUDGET = 16 * 1024 * 1024;
 export const bulkShare = (concurrency: number) => Math.max(1, concurrency - Math.ceil(concurrency / 5));
 
 interface Outgoing {
+  /** The DKIM-Signature header, sent in front of `raw` (null when the message goes unsigned or was stored signed). */
+  head: Buffer | null;
   raw: Buffer;
   /** Signed in this attempt and not stored yet: kept only if another attempt will need it. */
   freshlySigned: boolean;
@@ -66,8 +68,9 @@ interface Outgoing {
 async function outgoing(ctx: Ctx, email: Email, message: StoredMessage): Promise<Outgoing> {
   const key = message.signed ? null : dkimFor(ctx, email.projectId, email.senderDomain);
   // no key: the domain lost its verification after acceptance; send unsigned rather than lose it
-  if (!key) return { raw: unpackMessage(message), freshlySigned: false };
-  return { raw: await ctx.mailThreads.sign(message, key, ctx.clock.now()), freshlySigned: true };
+  if (!key) return { head: null, raw: unpackMessage(message), freshlySigned: false };
+  const signed = await ctx.mailThreads.sign(message, key, ctx.clock.now());
+  return { head: signed.header, raw: signed.message, freshlySigned: true };
 }
 
 function recordDelivered(ctx: Ctx, email: Email, response: string): void {
@@ -91,7 +94,7 @@ function settle(ctx: Ctx, email: Email, message: Outgoing, result: Exclude<Deliv
     return recordBounce(ctx, email, { bounceType: 'Transient', diagnostic: result.response, final: true });
   }
   // Retries send the very bytes signed now (same signature time and body hash).
-  if (message.freshlySigned) storeSigned(ctx.db, email.id, message.raw);
+  if (message.freshlySigned) storeSigned(ctx.db, email.id, message.head ? Buffer.concat([message.head, message.raw]) : message.raw);
   const deferrals = markDeferred(ctx.db, email.id, result.response, now);
   if (deferrals === null) return;
   return { retryAt: now + retryDelayMs(deferrals), reason: result.response };
@@ -140,7 +143,7 @@ export function deliveryJob(ctx: Ctx, opts: DeliveryJobOptions): JobHandler<Deli
         const message = await outgoing(ctx, email, found);
         // A bulk email may wait long for its place: a campaign cancelled meanwhile ended it, and it is not sent.
         const stillWanted = bulk ? () => !FINAL.has(emailStatusOf(ctx.db, email.id) ?? 'failed') : undefined;
-        const result = await opts.delivery.deliver({ from: verpAddress(email.id, email.senderDomain), to: email.to, raw: message.raw, bulk, stillWanted });
+        const result = await opts.delivery.deliver({ from: verpAddress(email.id, email.senderDomain), to: email.to, head: message.head, raw: message.raw, bulk, stillWanted });
         if (result.status === 'withdrawn') return;
         ctx.metrics.delivery(result.status, email.to);
         return await commit(() => settle(ctx, email, message, result, opts.maxAgeMs));

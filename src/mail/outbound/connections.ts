@@ -8,6 +8,8 @@ import type { SmtpTarget } from './transport.js';
 /** A message as it goes on the wire: envelope plus the finished (signed) bytes. */
 export interface WireMessage {
   envelope: { from: string; to: string[] };
+  /** Written before `raw` (a DKIM-Signature header kept apart from a large message). */
+  head: Buffer | null;
   raw: Buffer;
 }
 
@@ -75,11 +77,12 @@ function coalesceMessageWrites(connection: SMTPConnection): void {
  */
 const SLICE_BYTES = 64 * 1024;
 
-function inSlices(raw: Buffer): Buffer | Readable {
-  if (raw.length <= 4 * SLICE_BYTES) return raw;
+function inSlices({ head, raw }: WireMessage): Buffer | Readable {
+  if (raw.length <= 4 * SLICE_BYTES) return head ? Buffer.concat([head, raw]) : raw;
   let offset = 0;
   return new Readable({
     read() {
+      if (offset === 0 && head) this.push(head);
       this.push(offset < raw.length ? raw.subarray(offset, (offset += SLICE_BYTES)) : null);
     },
   });
@@ -195,7 +198,7 @@ export function createSmtpConnections(limits: SessionLimits): SmtpConnections {
 
   function transmit(session: Session, message: WireMessage): Promise<{ ok: true; response: string } | { ok: false; error: NodemailerError }> {
     return new Promise((resolve) => {
-      session.connection.send(message.envelope, inSlices(message.raw), (err, info) => {
+      session.connection.send(message.envelope, inSlices(message), (err, info) => {
         session.sent++;
         resolve(err ? { ok: false, error: asError(err) } : { ok: true, response: info?.response ?? '' });
       });

@@ -35,7 +35,9 @@ export interface OutboundMessage {
   from: string;
   /** The one recipient of this delivery. */
   to: string;
-  /** The finished message, DKIM signature included; sent as is. */
+  /** Sent in front of `raw` when given: the DKIM-Signature header kept apart, so a large message is never copied to put it in front. */
+  head?: Buffer | null;
+  /** The finished message (its signature in `head`, or in it); sent as is. */
   raw: Buffer;
   /** Bulk (campaign) mail waits behind transactional mail for a place at its destination. */
   bulk?: boolean;
@@ -156,7 +158,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
   async function deliverTo(domain: string, message: OutboundMessage): Promise<DeliveryResult> {
     const targets = await targetsFor(domain);
     if (!Array.isArray(targets)) return targets;
-    const wire: WireMessage = { envelope: { from: message.from, to: [message.to] }, raw: message.raw };
+    const wire: WireMessage = { envelope: { from: message.from, to: [message.to] }, head: message.head ?? null, raw: message.raw };
     return tryInOrder(targets, (target) => connections.send(target, wire));
   }
 

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { DkimSigning } from '../../domains/signing.js';
 import type { PackedMessage } from '../../emails/packing.js';
+import type { SignedParts } from '../dkim/sign.js';
 import { createThreadPool } from '../../threads/pool.js';
 import { ownBuffer } from '../../threads/serve.js';
 import type { SignOps } from './worker.js';
@@ -8,10 +9,11 @@ import type { SignOps } from './worker.js';
 /** DKIM signing on threads beside the main one: the RSA signature is the costliest step of a delivery. */
 export interface MailThreads {
   /**
-   * Unpacks a stored message and signs it, `now` being the signature time. The stored bytes are
-   * handed over (transferred, not copied): the caller must not use them afterwards.
+   * Unpacks a stored message and signs it, `now` being the signature time: its DKIM-Signature
+   * header and the message it goes in front of. The stored bytes are handed over (transferred, not
+   * copied): the caller must not use them afterwards.
    */
-  sign(stored: PackedMessage, key: DkimSigning, now: number): Promise<Buffer>;
+  sign(stored: PackedMessage, key: DkimSigning, now: number): Promise<SignedParts>;
   close(): Promise<void>;
 }
 
@@ -33,7 +35,8 @@ export function createMailThreads(threads = Math.min(availableParallelism(), 4))
   return {
     sign: async (stored, key, now) => {
       const bytes = new Uint8Array(ownBuffer(stored.bytes));
-      return Buffer.from(await pool.run('sign', { stored: { bytes, deflated: stored.deflated }, key, now }, [bytes.buffer as ArrayBuffer]));
+      const signed = await pool.run('sign', { stored: { bytes, deflated: stored.deflated }, key, now }, [bytes.buffer as ArrayBuffer]);
+      return { header: Buffer.from(signed.header), message: Buffer.from(signed.message) };
     },
     close: () => pool.close(),
   };

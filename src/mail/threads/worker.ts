@@ -3,17 +3,18 @@ import type { DkimSigning } from '../../domains/signing.js';
 import { unpackMessage } from '../../emails/packing.js';
 import { worthCollecting } from '../../threads/collect.js';
 import { asBuffer, ownBuffer, serveOps } from '../../threads/serve.js';
-import { signMessage } from '../dkim/sign.js';
+import { signParts } from '../dkim/sign.js';
 
 export type SignOps = {
-  /** `stored` arrives transferred (not copied), as the store keeps it; the signed message goes back the same way. */
-  sign: { input: { stored: { bytes: Uint8Array; deflated: boolean }; key: DkimSigning; now: number }; output: ArrayBuffer };
+  /** `stored` arrives transferred (not copied), as the store keeps it; the signature header and the message go back the same way. */
+  sign: { input: { stored: { bytes: Uint8Array; deflated: boolean }; key: DkimSigning; now: number }; output: { header: ArrayBuffer; message: ArrayBuffer } };
 };
 
 serveOps<SignOps>({
   sign: ({ stored, key, now }) => {
     const raw = unpackMessage({ bytes: asBuffer(stored.bytes), deflated: stored.deflated });
-    const signed = ownBuffer(signMessage(raw, key, now));
-    return { output: signed, transfer: [signed], collect: worthCollecting(signed.byteLength) };
+    const signed = signParts(raw, key, now);
+    const [header, message] = [ownBuffer(signed.header), ownBuffer(signed.message)];
+    return { output: { header, message }, transfer: [header, message], collect: worthCollecting(message.byteLength) };
   },
 });
