@@ -23,8 +23,8 @@ export interface HeavyBodies {
 }
 
 /**
- * A body's bytes as they arrive. With a declared length they go straight into one buffer of that
- * size: a 40 MB body never exists twice (its chunks, then their concatenation) on the main thread.
+ * A body's bytes as they arrive. Given a length they go straight into one buffer of that size: a
+ * 40 MB body never exists twice (its chunks, then their concatenation) on the main thread.
  */
 class BodyBytes {
   size = 0;
@@ -69,7 +69,8 @@ export function jsonBody(limit: number, heavy?: HeavyBodies): Middleware<ApiStat
     };
     try {
       if (heavy && declared > heavy.over) await takeTurn();
-      const body = new BodyBytes(declared);
+      // only a heavy body, already in its turn, gets its whole declared length at once
+      const body = new BodyBytes(heavy && declared > heavy.over ? declared : 0);
       for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
         if (body.size + chunk.length > limit) {
           ctx.set('Connection', 'close');

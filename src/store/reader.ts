@@ -44,14 +44,17 @@ export function startReader(file: string): Reader {
   const ask = (text: string, params: unknown[], column: boolean) =>
     new Promise<unknown>((resolve, reject) => {
       if (failure) return reject(failure);
+      const thread = started();
       const id = next++;
       waiting.set(id, { resolve, reject });
-      started().postMessage({ id, text, params, column } satisfies ReadRequest);
+      thread.postMessage({ id, text, params, column } satisfies ReadRequest);
     });
   return {
     get: (text, params) => ask(text, params, false) as Promise<never>,
     column: (text, params) => ask(text, params, true) as Promise<never>,
     stop: async () => {
+      // reads after this fail, rather than start a thread nothing would stop
+      failure ??= new Error('the reader thread stopped');
       if (worker) await stopWorker(worker);
     },
   };
