@@ -3,7 +3,14 @@ import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hashRelaxedBody, relaxedHeader } from '../src/mail/dkim/canonical.js';
-import { signParts, signMessage } from '../src/mail/dkim/sign.js';
+import type { DkimSigning } from '../src/domains/signing.js';
+import { signParts } from '../src/mail/dkim/sign.js';
+
+/** The message as it goes on the wire: its signature header in front. */
+const signMessage = (raw: Buffer, key: DkimSigning, now: number) => {
+  const { header, message } = signParts(raw, key, now);
+  return Buffer.concat([header, message]);
+};
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', {
   modulusLength: 2048,

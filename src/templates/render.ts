@@ -1,5 +1,6 @@
 // Placeholder rendering for subjects, HTML bodies and plain strings (webhook URLs, headers, bodies).
 // Sources compile once into alternating literals and placeholders; rendering is a join loop.
+import { memoized } from '../memo.js';
 
 export type Scope = Record<string, unknown>;
 
@@ -24,9 +25,6 @@ const PLACEHOLDER = new RegExp(String.raw`\{\{\{${EXPRESSION}\}\}\}|\{\{${EXPRES
 
 // Own-property lookup already keeps prototypes out; these names are refused outright as well.
 const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'prototype', 'constructor']);
-
-const CACHE_LIMIT = 256;
-const cache = new Map<string, CompiledTemplate>();
 
 function unquote(text: string): string {
   const first = text[0];
@@ -59,14 +57,7 @@ export function replacePlaceholders(source: string, replace: (text: string, raw:
   return source.replace(PLACEHOLDER, (text: string, rawPath: string | undefined) => replace(text, rawPath !== undefined));
 }
 
-function compiled(source: string): CompiledTemplate {
-  const hit = cache.get(source);
-  if (hit) return hit;
-  const template = compileSource(source);
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-  cache.set(source, template);
-  return template;
-}
+const compiled = memoized(256, compileSource);
 
 function resolve(scope: Scope, path: readonly string[]): unknown {
   if (path.length === 0) return undefined;

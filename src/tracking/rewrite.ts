@@ -1,5 +1,6 @@
 import { decodeEntities } from '../html-entities.js';
 import { escapeHtml } from '../templates/render.js';
+import { memoized } from '../memo.js';
 import { trackableUrl } from './url.js';
 
 export interface TrackingLinks {
@@ -15,21 +16,14 @@ export interface TrackingLinks {
 export const HREF = /(<a\b[^>]*?\bhref\s*=\s*)(["'])(.*?)\2/gis;
 /** The open pixel goes before the first of these, or at the end. */
 export const BODY_CLOSE = /<\/body\s*>/i;
-/** Distinct hrefs remembered; a campaign's links repeat in every message, so a few suffice. */
-const HREFS_REMEMBERED = 1024;
-const hrefs = new Map<string, { url: string; target: string | null }>();
-
-/** An href as written: the URL it names, and the target its click link signs (null: left alone). */
-function readHref(value: string): { url: string; target: string | null } {
-  let read = hrefs.get(value);
-  if (read === undefined) {
-    const url = decodeEntities(value.trim());
-    read = { url, target: /^https?:\/\//i.test(url) ? trackableUrl(url) : null };
-    if (hrefs.size >= HREFS_REMEMBERED) hrefs.clear();
-    hrefs.set(value, read);
-  }
-  return read;
-}
+/**
+ * An href as written: the URL it names, and the target its click link signs (null: left alone).
+ * A campaign's links repeat in every message, so a thousand distinct ones remembered suffice.
+ */
+const readHref = memoized(1024, (value: string): { url: string; target: string | null } => {
+  const url = decodeEntities(value.trim());
+  return { url, target: /^https?:\/\//i.test(url) ? trackableUrl(url) : null };
+});
 
 /** One anchor's href (as HREF matched it) with its value replaced by the click link, or as it was. */
 export function trackedHref(start: string, quote: string, value: string, links: TrackingLinks): string {

@@ -1,6 +1,7 @@
 // A template's HTML rendered with tracking, the links found once per template instead of once per
 // message: a campaign renders the same template for every recipient, and scanning each rendering
 // for anchors cost more than all the rest of its tracking.
+import { memoized } from '../memo.js';
 import { htmlTemplateParts, renderHtml, renderHtmlValues, type Scope } from '../templates/render.js';
 import { addTracking, BODY_CLOSE, HREF, openPixel, trackedHref, type TrackingLinks } from './rewrite.js';
 
@@ -21,8 +22,6 @@ const SLOT = '\uE000';
 const SLOT_AFTER_BODY_CLOSE = new RegExp(`</body\\s*${SLOT}`, 'i');
 /** Where HREF could start: `<a` not followed by a word character (a slot is none). */
 const ANCHOR_OPEN = /<a(?![a-z0-9_])/gi;
-const PLANS_REMEMBERED = 256;
-const plans = new Map<string, Step[] | null>();
 
 /**
  * The steps that render `source` with tracking, or null when a value could change which links or
@@ -74,13 +73,7 @@ function planOf(source: string): Step[] | null {
   return steps;
 }
 
-function plan(source: string): Step[] | null {
-  if (plans.has(source)) return plans.get(source)!;
-  const steps = planOf(source);
-  if (plans.size >= PLANS_REMEMBERED) plans.delete(plans.keys().next().value!);
-  plans.set(source, steps);
-  return steps;
-}
+const plan = memoized(256, planOf);
 
 /** renderHtml then addTracking, in one pass over the planned template when it has a plan. */
 export function renderTrackedHtml(source: string, scope: Scope, links: TrackingLinks): string {

@@ -1,11 +1,11 @@
 // The root node of an alternative message: nodemailer's MimeNode, with its header keys normalised once.
 import MimeNode from 'nodemailer/lib/mime-node';
+import { memoized } from '../../memo.js';
 
 /** MimeNode's own key normaliser: internal, so not in its types. */
 const normalize = (MimeNode.prototype as unknown as { _normalizeHeaderKey(this: MimeNode, key: string): string })._normalizeHeaderKey;
 /** Header names seen at once stay few (ours and a send's own); the bound only stops endless growth. */
-const KEYS_REMEMBERED = 256;
-const normalizedKeys = new Map<string, string>();
+const normalizedKey = memoized(256, (key: string) => normalize.call(MimeNode.prototype, key));
 
 /**
  * MimeNode normalises a header key (three regexps) each time it sets, reads or encodes a header,
@@ -14,12 +14,6 @@ const normalizedKeys = new Map<string, string>();
  */
 export class RootNode extends MimeNode {
   _normalizeHeaderKey(key: string): string {
-    let normalized = normalizedKeys.get(key);
-    if (normalized === undefined) {
-      if (normalizedKeys.size >= KEYS_REMEMBERED) normalizedKeys.clear();
-      normalized = normalize.call(this, key);
-      normalizedKeys.set(key, normalized);
-    }
-    return normalized;
+    return normalizedKey(key);
   }
 }

@@ -2,6 +2,7 @@
 // buffer in, buffer out: it runs on the mail threads, once per message.
 import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import type { DkimSigning } from '../../domains/signing.js';
+import { memoized } from '../../memo.js';
 import { hashRelaxedBody, relaxedHeader } from './canonical.js';
 
 /**
@@ -38,16 +39,7 @@ interface HeaderField {
 }
 
 /** Parsing a PEM key costs twice the RSA signature itself: each domain's key is parsed once per thread. */
-const parsedKeys = new Map<string, KeyObject>();
-
-function keyObject(pem: string): KeyObject {
-  let key = parsedKeys.get(pem);
-  if (!key) {
-    if (parsedKeys.size > 1000) parsedKeys.clear();
-    parsedKeys.set(pem, (key = createPrivateKey(pem)));
-  }
-  return key;
-}
+const keyObject = memoized(1000, (pem: string): KeyObject => createPrivateKey(pem));
 
 function parseHeader(block: string): HeaderField[] {
   const fields: HeaderField[] = [];
@@ -155,10 +147,4 @@ export function signParts(stored: Buffer, key: DkimSigning, now: number): Signed
   // b= starts on a line of its own, folded at 72: its value is removed before verifying, spaces and all
   const header = `${unsigned}${signature.replace(/.{1,72}/g, '\r\n $&')}\r\n`;
   return { header: Buffer.from(header, 'latin1'), message: raw };
-}
-
-/** The message with its DKIM-Signature header in front, in one Buffer. */
-export function signMessage(stored: Buffer, key: DkimSigning, now: number): Buffer {
-  const { header, message } = signParts(stored, key, now);
-  return Buffer.concat([header, message]);
 }
