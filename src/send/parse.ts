@@ -4,7 +4,7 @@ import type { Ctx } from '../context.js';
 import { parseJsonBytes } from '../http/json-body.js';
 import { validate } from '../http/validate.js';
 import type { ComposeAttachment } from '../mail/compose.js';
-import { asBuffer, ownBuffer, type Answer, type Handlers } from '../threads/serve.js';
+import { asBuffer, handedOver, ownBuffer, type Answer, type Handlers } from '../threads/serve.js';
 import type { SendRequest } from './request.js';
 import { checkSendRules } from './rules.js';
 
@@ -42,6 +42,6 @@ export const sendParseHandlers: Handlers<SendParseOps> = {
 
 /** A heavy body, parsed and checked on the heavy compose thread; the bytes move there, they are not copied. */
 export async function parseHeavySend(ctx: Ctx, bytes: Buffer): Promise<ParsedSend> {
-  const own = ownBuffer(bytes);
-  return receivedParsed(await ctx.threads.heavy.run('parseSend', { bytes: new Uint8Array(own) }, [own]));
+  const moved = handedOver(bytes);
+  return receivedParsed(await ctx.threads.heavy.run('parseSend', { bytes: moved.bytes }, moved.transfer));
 }

@@ -3,7 +3,7 @@
 import type { Ctx } from '../context.js';
 import { MB } from '../http/json-body.js';
 import { answerParsed, checkSend, receivedParsed, type ParsedSend } from '../send/parse.js';
-import { asBuffer, ownBuffer, type Handlers } from '../threads/serve.js';
+import { asBuffer, handedOver, type Handlers } from '../threads/serve.js';
 import { sendRequestOf } from './request.js';
 
 export interface ParsedSubmission {
@@ -28,8 +28,8 @@ export const submissionParseHandlers: Handlers<SubmissionParseOps> = {
 
 /** Parsed on the heavy thread past 1 MB (where it never queues ahead of ordinary sends), on a compose thread below; the bytes move there. */
 export async function parseSubmission(ctx: Ctx, raw: Buffer, recipients: string[]): Promise<ParsedSubmission> {
-  const own = ownBuffer(raw);
   const pool = raw.length > MB ? ctx.threads.heavy : ctx.threads.compose;
-  const parsed = await pool.run('parseSubmission', { bytes: new Uint8Array(own), recipients }, [own]);
+  const { bytes, transfer } = handedOver(raw);
+  const parsed = await pool.run('parseSubmission', { bytes, recipients }, transfer);
   return { ...parsed, send: receivedParsed(parsed.send) };
 }

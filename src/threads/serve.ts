@@ -55,5 +55,11 @@ export function ownBuffer(bytes: Uint8Array): ArrayBuffer {
   return copy.buffer;
 }
 
+/** Bytes handed to a thread: a view of a buffer of their own, and that buffer to transfer (the caller lets go of them). */
+export function handedOver(bytes: Uint8Array): { bytes: Uint8Array; transfer: ArrayBuffer[] } {
+  const own = ownBuffer(bytes);
+  return { bytes: new Uint8Array(own), transfer: [own] };
+}
+
 /** Buffers arrive as plain Uint8Arrays after the structured clone. */
 export const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -3,7 +3,7 @@ import type { DkimSigning } from '../../domains/signing.js';
 import type { PackedMessage } from '../../emails/packing.js';
 import type { SignedParts } from '../dkim/sign.js';
 import { createThreadPool } from '../../threads/pool.js';
-import { ownBuffer } from '../../threads/serve.js';
+import { handedOver } from '../../threads/serve.js';
 import type { SignOps } from './worker.js';
 
 /** DKIM signing on threads beside the main one: the RSA signature is the costliest step of a delivery. */
@@ -34,8 +34,8 @@ export function createMailThreads(threads = Math.min(availableParallelism(), 4))
   const pool = createThreadPool<SignOps>('mail', threads, SIGNING_HEAP);
   return {
     sign: async (stored, key, now) => {
-      const bytes = new Uint8Array(ownBuffer(stored.bytes));
-      const signed = await pool.run('sign', { stored: { bytes, deflated: stored.deflated }, key, now }, [bytes.buffer as ArrayBuffer]);
+      const { bytes, transfer } = handedOver(stored.bytes);
+      const signed = await pool.run('sign', { stored: { bytes, deflated: stored.deflated }, key, now }, transfer);
       return { header: Buffer.from(signed.header), message: Buffer.from(signed.message) };
     },
     close: () => pool.close(),
