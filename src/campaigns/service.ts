@@ -124,7 +124,7 @@ export function deleteCampaign(ctx: Ctx, projectId: string, id: string): void {
     const campaign = getCampaign(ctx, projectId, id);
     if (campaign.status === 'SENDING') throw conflict('The campaign is sending', { suggestion: 'Cancel it first' });
     const { activeExecutions } = ctx.usage.campaigns.collect(ctx, projectId, id);
-    if (activeExecutions > 0) throw conflict(`${activeExecutions} workflow execution${activeExecutions === 1 ? ' started by this campaign is' : 's started by this campaign are'} active`, { activeExecutions });
+    if (activeExecutions > 0) throw conflict(`${activeExecutions} workflow ${activeExecutions === 1 ? 'execution' : 'executions'} started by this campaign ${activeExecutions === 1 ? 'is' : 'are'} active`, { activeExecutions });
     deleteCampaignRow(ctx.db, projectId, id);
   });
 }
