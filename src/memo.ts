@@ -5,7 +5,8 @@
 export function memoized<K, V>(limit: number, compute: (key: K) => V): (key: K) => V {
   const answers = new Map<K, V>();
   return (key) => {
-    if (answers.has(key)) return answers.get(key) as V;
+    const known = answers.get(key);
+    if (known !== undefined || answers.has(key)) return known as V;
     const answer = compute(key);
     if (answers.size >= limit) answers.delete(answers.keys().next().value as K);
     answers.set(key, answer);
