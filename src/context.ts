@@ -3,6 +3,7 @@ import type { Bus } from './bus/bus.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Dns } from './dns/resolver.js';
+import type { Fanouts } from './delivery/fanouts.js';
 import type { Admission } from './http/admission.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Logger } from './log.js';
@@ -33,6 +34,8 @@ export interface Ctx {
   metrics: Metrics;
   /** The sources of the activity feed (filled by the modules). */
   activity: ActivitySources;
+  /** Campaign fan-outs in progress: bulk delivery yields the CPU to them. */
+  fanouts: Fanouts;
   /** The request rate and heavy-request turns of each project, shared by HTTP and SMTP submission. */
   admission: Admission;
   /** Long reads (filter counts over every contact) on a thread of their own; the daemon starts one, tools and tests without it read inline (`readerOf`). */

@@ -2,6 +2,7 @@ import { createBus } from './bus/bus.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Ctx } from './context.js';
+import { Fanouts } from './delivery/fanouts.js';
 import { createDns, type Dns } from './dns/resolver.js';
 import { createAdmission } from './http/admission.js';
 import { JobQueue } from './jobs/queue.js';
@@ -40,6 +41,7 @@ export function createContext(parts: { db: Db; clock: Clock; config: Config; log
     metrics: createMetrics(),
     activity: createActivitySources(),
     admission: createAdmission(clock, config.rateLimit.perMinute),
+    fanouts: new Fanouts(),
     ...(reader ? { reader } : {}),
     close: async () => {
       await Promise.all([mailThreads.close(), threads.close(), reader?.stop()]);

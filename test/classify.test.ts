@@ -450,8 +450,9 @@ test('emailIdFromVerp rejects every other address', () => {
   }
 });
 
-test('verpAddress refuses an id that is not a UUID v4', () => {
+test('verpAddress refuses an id that is not an email id (UUID v7 or v4)', () => {
   assert.throws(() => verpAddress('42', 'shop.example'), /UUID/);
+  assert.throws(() => verpAddress('786e17de-f7ae-107a-bfc8-7db485549fe9', 'shop.example'), /UUID/);
 });
 
 test('an empty buffer is received mail', async () => {

@@ -6,6 +6,8 @@ import { ShiftableClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/create-context.js';
 import { BulkPacer } from '../src/delivery/bulk-pacer.js';
+import { Fanouts } from '../src/delivery/fanouts.js';
+import { bulkPlaces, FANOUT_BULK_PLACES } from '../src/delivery/job.js';
 import { packMessage } from '../src/emails/packing.js';
 import { queueEmail } from '../src/emails/service.js';
 import { newEmailRecord } from '../src/emails/store.js';
@@ -136,6 +138,22 @@ test('the bulk pacer: a second of tokens, then each job gets its own slot and go
   clock.advance(slots[0]! - clock.now());
   assert.is(pacer.take('p1'), null, 'a job back at its slot goes');
   assert.is(new BulkPacer(clock, 0).take('p1'), null, '0 is no limit');
+});
+
+test('while a campaign fans out, bulk mail keeps to a few places; the share comes back however the fan-out ends', async () => {
+  assert.is(bulkPlaces(100, false), 80, 'four fifths of the places, the rest for transactional mail');
+  assert.is(bulkPlaces(100, true), FANOUT_BULK_PLACES);
+  assert.is(bulkPlaces(2, true), 1, 'never more than the share');
+  const fanouts = new Fanouts();
+  let finish = () => {};
+  const first = fanouts.run(() => new Promise<void>((resolve) => (finish = resolve)));
+  const second = fanouts.run(() => Promise.reject(new Error('crashed')));
+  assert.ok(fanouts.running);
+  await second.catch(() => {});
+  assert.ok(fanouts.running, 'one still runs');
+  finish();
+  await first;
+  assert.not.ok(fanouts.running);
 });
 
 test.run();

@@ -1,7 +1,6 @@
 // The durable fan-out of a campaign: walks the audience in keyset batches; each batch is composed
 // off the main thread, then written in one transaction with the walk's new position, so a restart
 // continues where the last committed batch ended. The recipient key refuses a second email to a contact.
-import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.js';
 import type { JobHandler } from '../jobs/runner.js';
 import type { Contact } from '../contacts/store.js';
@@ -12,6 +11,7 @@ import type { MatchingWalk } from '../filters/sqlite.js';
 import { audienceWalk } from './audience.js';
 import { campaignContent } from './content.js';
 import { addRecipient, advanceWalk, findCampaignById, finishWalk, markSending, type Campaign } from './store.js';
+import { newEmailId } from '../emails/ids.js';
 
 export const FANOUT_JOB = 'campaign.fanout';
 
@@ -34,15 +34,25 @@ interface Composed {
   composed: Composition[];
 }
 
-/** Reads the audience after `after` and composes its messages; null once the whole audience has been walked. */
-async function composeBatch(ctx: Ctx, campaign: Campaign, content: MessageContent, walk: MatchingWalk, after: string | null): Promise<Composed | null> {
+/**
+ * Batches composed ahead of the one being written. Two keep the compose threads busy while the
+ * main thread writes: with one, each waited for the other's turn (reading and personalising the
+ * next batch, posting it, taking the answer), and neither got past two thirds of a core.
+ */
+const AHEAD = 2;
+
+/** The next batch of the audience after `after`, and its messages composing off the main thread; null once the whole audience has been walked. */
+function composeBatch(ctx: Ctx, campaign: Campaign, content: MessageContent, walk: MatchingWalk, after: string | null): { last: string; composing: Promise<Composed> } | null {
   const batch = walk.next(after, BATCH);
   if (batch.length === 0) return null;
   const suppressed = suppressedAmong(ctx.db, campaign.projectId, batch.map((c) => c.email));
   const addressed = batch
     .filter((contact) => !suppressed.has(contact.email.toLowerCase()))
-    .map((contact) => ({ recipient: { contact, oneOff: {}, name: null }, emailId: randomUUID() }));
-  return { batch, suppressed, addressed, composed: await composeMessages(ctx, content, addressed, Infinity) };
+    .map((contact) => ({ recipient: { contact, oneOff: {}, name: null }, emailId: newEmailId(ctx.clock.now()) }));
+  const composing = composeMessages(ctx, content, addressed, Infinity).then((composed) => ({ batch, suppressed, addressed, composed }));
+  // a failure surfaces where the batch is awaited; one composed ahead of a cancel is never awaited
+  composing.catch(() => {});
+  return { last: batch[batch.length - 1]!.id, composing };
 }
 
 /** Writes a composed batch with the walk's new position; false when the send was cancelled (or sent again) meanwhile and the batch dropped. */
@@ -60,24 +70,26 @@ function writeBatch(ctx: Ctx, campaign: Campaign, content: MessageContent, { bat
 }
 
 /**
- * Walks the rest of the audience: the next batch is read and composed on the compose threads while
- * this one is written on the main thread, so neither waits for the other. A restart resumes from
- * the last written batch; a batch composed ahead and never written is simply composed again.
+ * Walks the rest of the audience: the next batches are read and composed on the compose threads
+ * while this one is written on the main thread, so neither waits for the other. A restart resumes
+ * from the last written batch; batches composed ahead and never written are simply composed again.
  */
 async function fanOut(ctx: Ctx, campaign: Campaign, walk: MatchingWalk): Promise<void> {
   const content = campaignContent(ctx, campaign);
-  const composeAfter = (after: string | null) => {
-    const composing = composeBatch(ctx, campaign, content, walk, after);
-    // a failure surfaces where the batch is awaited; one composed ahead of a cancel is never awaited
-    composing.catch(() => {});
-    return composing;
-  };
-  let ahead = composeAfter(campaign.walkedTo);
+  const ahead: Promise<Composed>[] = [];
+  let readTo: string | null = campaign.walkedTo;
+  let walked = false;
   for (;;) {
-    const ready = await ahead;
+    while (!walked && ahead.length < AHEAD) {
+      const next = composeBatch(ctx, campaign, content, walk, readTo);
+      if (next) {
+        ahead.push(next.composing);
+        readTo = next.last;
+      } else walked = true;
+    }
+    const ready = ahead.shift();
     if (!ready) return finishWalk(ctx.db, campaign, ctx.clock.now());
-    ahead = composeAfter(ready.batch[ready.batch.length - 1]!.id);
-    if (!writeBatch(ctx, campaign, content, ready)) return;
+    if (!writeBatch(ctx, campaign, content, await ready)) return;
   }
 }
 
@@ -96,7 +108,7 @@ export function fanoutJob(ctx: Ctx): JobHandler<FanoutPayload> {
         }
         if (campaign.status !== 'SENDING') return;
         // planned once per run; after a restart the audience keeps the times of the send's start
-        return fanOut(ctx, campaign, audienceWalk(ctx, campaign, campaign.sentAt ?? ctx.clock.now()));
+        return ctx.fanouts.run(() => fanOut(ctx, campaign, audienceWalk(ctx, campaign, campaign.sentAt ?? ctx.clock.now())));
       }
     },
   };

@@ -12,6 +12,7 @@ import type { TemplateType } from '../templates/store.js';
 import { checkAudience, countAudience } from './audience.js';
 import { campaignContent } from './content.js';
 import { FANOUT_JOB, type FanoutPayload } from './fanout.js';
+import { newEmailId } from '../emails/ids.js';
 import {
   deleteCampaignRow,
   failUnsentEmails,
@@ -207,7 +208,7 @@ export async function testCampaign(ctx: Ctx, projectId: string, id: string, emai
   refuseSuppressed(ctx, projectId, email, { messageType: content.type, sourceType: 'CAMPAIGN' });
   const known = findContactByEmail(ctx.db, projectId, email);
   const contact = known ?? { id: randomUUID(), projectId, email, subscribed: true, data: {}, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() };
-  const emailId = randomUUID();
+  const emailId = newEmailId(ctx.clock.now());
   const [composed] = await composeMessages(ctx, content, [{ recipient: { contact, oneOff: {}, name: null }, emailId }], Infinity);
   ctx.bus.tx(() => storeMessage(ctx, content, { contactId: known?.id ?? null, email }, emailId, composed!));
   return { emailId, to: email };

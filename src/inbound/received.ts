@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { iso } from '../clock.js';
 import type { Ctx } from '../context.js';
@@ -13,6 +12,7 @@ import { spamVerdict } from './scanners/spamd.js';
 import { escapeHtml } from '../templates/render.js';
 import { checkAuth, type AuthVerdicts, type Verdict } from './verdicts.js';
 import { parseEmailAddress } from '../addresses/email.js';
+import { newEmailId } from '../emails/ids.js';
 
 const addresses = (field: AddressObject | AddressObject[] | undefined): string[] =>
   (Array.isArray(field) ? field : field ? [field] : []).flatMap((a) => a.value.map((v) => v.address ?? '')).filter(Boolean);
@@ -101,7 +101,7 @@ type Verdicts = AuthVerdicts & { spamVerdict: Verdict; virusVerdict: Verdict };
 function recordReceived(ctx: Ctx, msg: InboundMessage, content: Content, verdicts: Verdicts, opts: ReceiveOptions): void {
   const messageId = content.messageId ?? `<${msg.id}@${ctx.config.hostname}>`;
   const now = ctx.clock.now();
-  const emailId = randomUUID();
+  const emailId = newEmailId(now);
   ctx.bus.tx(() => {
     // the sender as the API would store it (punycode domain): one contact however the address was written
     const sender = parseEmailAddress(content.fromAddress)?.address;

@@ -1,6 +1,5 @@
 // POST /v1/send: each recipient gets its contact upsert, its own rendered message, an email
 // record, a delivery job and an email.sent event, through the message pipeline.
-import { randomUUID } from 'node:crypto';
 import type { ContactData } from '../contacts/data.js';
 import { previewUpsert, upsertContact, type ContactInput } from '../contacts/service.js';
 import type { Contact } from '../contacts/store.js';
@@ -14,6 +13,7 @@ import { resolveContent } from './content.js';
 import type { ParsedSend } from './parse.js';
 import { refuseSuppressed } from '../suppressions/policy.js';
 import type { AddressInput, SendRequest } from './request.js';
+import { newEmailId } from '../emails/ids.js';
 
 /**
  * The spec's 40 MB limit of a whole message, applied to all messages of one request together:
@@ -68,7 +68,7 @@ function prepareRecipients(ctx: Ctx, projectId: string, request: SendRequest, co
     previewed.set(address.email.toLowerCase(), contact);
     if (respectsSubscription(content.type) && !contact.subscribed) throw unsubscribedRefusal(contact, content);
     refuseSuppressed(ctx, projectId, contact.email, { messageType: content.type, sourceType: 'TRANSACTIONAL' });
-    return { input, name: address.name, contact, oneOff, emailId: randomUUID() };
+    return { input, name: address.name, contact, oneOff, emailId: newEmailId(ctx.clock.now()) };
   });
 }
 

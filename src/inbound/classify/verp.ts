@@ -1,19 +1,20 @@
 // Outbound mail carries a per-message Return-Path naming its email record, so a bounce sent
 // to it says which email failed even when the bounce itself quotes nothing of the original.
 
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+// v7 since emails got time-ordered ids (src/emails/ids.ts), v4 before
+const EMAIL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const VERP_LOCAL_PART = /^b-([0-9a-f-]{36})$/i;
 
-/** The lowercase email id when `value` is a UUID v4, otherwise null. */
+/** The lowercase email id when `value` is one (a UUID v7, or v4), otherwise null. */
 export function emailIdOrNull(value: string | null | undefined): string | null {
   const candidate = value?.trim() ?? '';
-  return UUID_V4.test(candidate) ? candidate.toLowerCase() : null;
+  return EMAIL_ID.test(candidate) ? candidate.toLowerCase() : null;
 }
 
 /** `b-<emailId>@bounces.<senderDomain>`, the envelope sender of one outbound email. */
 export function verpAddress(emailId: string, senderDomain: string): string {
   const id = emailIdOrNull(emailId);
-  if (id === null) throw new TypeError(`not a UUID v4 email id: ${emailId}`);
+  if (id === null) throw new TypeError(`not an email id (UUID v7 or v4): ${emailId}`);
   return `b-${id}@bounces.${senderDomain.toLowerCase()}`;
 }
 

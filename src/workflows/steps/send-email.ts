@@ -1,5 +1,4 @@
 // SEND_EMAIL: a template to the contact (or a CUSTOM address), through the message pipeline.
-import { randomUUID } from 'node:crypto';
 import { parseEmailAddress } from '../../addresses/email.js';
 import { coverOf } from '../../domains/cover.js';
 import { domainOfAddress } from '../../domains/name.js';
@@ -9,6 +8,7 @@ import { suppressionOf } from '../../suppressions/store.js';
 import { renderPlain } from '../../templates/render.js';
 import { findTemplateById } from '../../templates/store.js';
 import type { StepHandler } from './step.js';
+import { newEmailId } from '../../emails/ids.js';
 
 interface SendEmailConfig {
   templateId: string;
@@ -48,7 +48,7 @@ export const sendEmailStep: StepHandler = async ({ ctx, execution, step, contact
     templateId: template.id,
     source: 'WORKFLOW',
   };
-  const emailId = randomUUID();
+  const emailId = newEmailId(ctx.clock.now());
   const recipient = { contact, oneOff: {}, name: null, extra: scope, to };
   const [composed] = await composeMessages(ctx, content, [{ recipient, emailId }], Number.POSITIVE_INFINITY);
   return {
