@@ -57,12 +57,12 @@ const LARGE_MESSAGE_BUDGET = 16 * 1024 * 1024;
 export const bulkShare = (concurrency: number) => Math.max(1, concurrency - Math.ceil(concurrency / 5));
 
 /**
- * Bulk places while a campaign fans out (see src/delivery/fanouts.ts): a few, so other projects'
- * bulk mail keeps moving. 100,000 recipients fanned out in 31 s delivering at full share, 22 s with
- * 8 places, 19 s with 3, and the last of them reached the sink at the same time in all three
- * (test/bench/campaign.bench.ts).
+ * Bulk places while a campaign fans out (see src/delivery/fanouts.ts): a couple, so other projects'
+ * bulk mail keeps moving. 100,000 recipients fanned out in 31 s delivering at the full share, 22 s
+ * with 8 places, 19 s with 4 and 17.5 s with 2; the last of them reached the sink no later
+ * (60-65 s in all; test/bench/campaign.bench.ts).
  */
-export const FANOUT_BULK_PLACES = 4;
+export const FANOUT_BULK_PLACES = 2;
 
 /** The places bulk mail may hold now: its share, or a few while a campaign fans out. */
 export const bulkPlaces = (concurrency: number, fanningOut: boolean) => (fanningOut ? Math.min(FANOUT_BULK_PLACES, bulkShare(concurrency)) : bulkShare(concurrency));
