@@ -12,12 +12,12 @@ test.before(async () => {
   // the sink defers every message: the test is about the fan-out, deliveries stay queued
   env = await startMailEnv({ sinkDomains: ['crowd.test'], senders: ['big.test'] });
   env.sink.onRecipient(() => ({ code: 451, message: 'later' }));
+  await seedContacts(env.daemon, env.daemon.project.id, AUDIENCE, 'crowd.test');
 });
 test.after(async () => env.close());
 
 test('kill -9 in the middle of a fan-out: after restart it continues where it stopped, and nobody gets the campaign twice', async () => {
   const d = env.daemon;
-  await seedContacts(d, d.project.id, AUDIENCE, 'crowd.test');
   const created = await d.request('POST', '/campaigns', { name: 'Crowd', subject: 'Hi {{email}}', body: '<p>Hello</p>', from: 'news@big.test', audienceType: 'ALL' });
   const id = created.body.data.id as string;
   assert.is((await d.request('POST', `/campaigns/${id}/send`, {})).status, 200);
@@ -42,6 +42,33 @@ test('kill -9 in the middle of a fan-out: after restart it continues where it st
   } finally {
     db.close();
   }
+});
+
+test('cancel in the middle of a fan-out: batches composed ahead are dropped, nothing is queued after it, every email sent ends failed', async () => {
+  const d = env.daemon;
+  const created = await d.request('POST', '/campaigns', { name: 'Stopped', subject: 'Hi', body: '<p>Hello</p>', from: 'news@big.test', audienceType: 'ALL' });
+  const id = created.body.data.id as string;
+  assert.is((await d.request('POST', `/campaigns/${id}/send`, {})).status, 200);
+  await eventually(async () => ((await d.request('GET', `/campaigns/${id}`)).body.sentCount > 0 ? true : null), 20_000, 'fan-out started');
+  assert.is((await d.request('POST', `/campaigns/${id}/cancel`, {})).body.status, 'CANCELLED');
+  const stored = () => {
+    const db = new Database(join(d.dataDir, 'store', 'postmill.db'), { readonly: true });
+    try {
+      return db.prepare(`SELECT COUNT(*) AS emails, COUNT(*) FILTER (WHERE status <> 'failed') AS open FROM emails WHERE campaign_id = ?`).get(id) as { emails: number; open: number };
+    } finally {
+      db.close();
+    }
+  };
+  const atCancel = stored();
+  // long enough for every batch read and composed ahead to come back and be refused
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const after = stored();
+  assert.equal(after, atCancel, 'no batch written after the cancel');
+  assert.is(after.open, 0, 'every email of the campaign ended failed: none left queued');
+  assert.ok(after.emails < AUDIENCE, `cancelled after ${after.emails} of ${AUDIENCE}`);
+  const campaign = (await d.request('GET', `/campaigns/${id}`)).body;
+  assert.is(campaign.status, 'CANCELLED');
+  assert.is(campaign.sentCount, after.emails);
 });
 
 test.run();

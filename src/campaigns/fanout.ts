@@ -94,11 +94,11 @@ async function fanOut(ctx: Ctx, campaign: Campaign, walk: MatchingWalk): Promise
     const ready = ahead.shift();
     if (!ready) return finishWalk(ctx.db, campaign, ctx.clock.now());
     const composed = await ready;
+    // the threads get the next batches before the main thread turns to writing this one
+    readAhead();
     // One write per turn of the event loop: two batches composed meanwhile would otherwise be
     // written back to back, and requests that came in waited for both (track p99 48 -> 32 ms).
     await nextTurn();
-    // the threads get the next batches before the main thread turns to writing this one
-    readAhead();
     if (!writeBatch(ctx, campaign, content, composed)) return;
   }
 }

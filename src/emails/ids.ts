@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 
+/** An email id: a UUIDv7 as made below, or a v4 of mail accepted before email ids were time-ordered. */
+export const EMAIL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
 /**
  * A new email id: a UUIDv7 (RFC 9562), the millisecond of `now` in front of 74 random bits.
  * Emails are written in the order their ids are made, so the ids land at the end of the indexes

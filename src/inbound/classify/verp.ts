@@ -1,8 +1,7 @@
 // Outbound mail carries a per-message Return-Path naming its email record, so a bounce sent
 // to it says which email failed even when the bounce itself quotes nothing of the original.
+import { EMAIL_ID } from '../../emails/ids.js';
 
-// v7 since emails got time-ordered ids (src/emails/ids.ts), v4 before
-const EMAIL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const VERP_LOCAL_PART = /^b-([0-9a-f-]{36})$/i;
 
 /** The lowercase email id when `value` is one (a UUID v7, or v4), otherwise null. */
