@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Builds the single executable (Node's single executable applications): the app bundled into one
 // CommonJS script by esbuild, with the worker-thread scripts, request and response schemas, SQL
-// migrations and better-sqlite3's native addon embedded as assets (src/runtime/assets.sea.ts reads
-// them), injected into a copy of this machine's node binary.
+// migrations and the native addons (better-sqlite3's, the allocator's) embedded as assets
+// (src/runtime/assets.sea.ts reads them), injected into a copy of this machine's node binary.
 //
 //   node scripts/package.mjs [OUTPUT]     default dist/postmill-<platform>-<arch>
 import { build } from 'esbuild';
@@ -26,7 +26,8 @@ const require = createRequire(import.meta.url);
 const embeddedAssets = {
   name: 'embedded-assets',
   setup(b) {
-    b.onResolve({ filter: /runtime\/assets\.js$/ }, () => ({ path: join(root, 'src', 'runtime', 'assets.sea.ts') }));
+    const assets = join(root, 'src', 'runtime', 'assets.js');
+    b.onResolve({ filter: /assets\.js$/ }, (args) => (resolve(args.resolveDir, args.path) === assets ? { path: join(root, 'src', 'runtime', 'assets.sea.ts') } : undefined));
     b.onResolve({ filter: /^supports-color$/ }, () => ({ path: 'supports-color', namespace: 'left-out' }));
     b.onLoad({ filter: /.*/, namespace: 'left-out' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
   },
@@ -74,6 +75,7 @@ try {
   assets['workers/checkpoint.cjs'] = join(work, 'workers', 'checkpoint.cjs');
   assets['workers/reader.cjs'] = join(work, 'workers', 'reader.cjs');
   assets['better_sqlite3.node'] = join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
+  assets['allocator.node'] = join(root, 'native', 'allocator', 'build', 'Release', 'allocator.node');
 
   const seaConfig = join(work, 'sea-config.json');
   const blob = join(work, 'sea.blob');

@@ -1,7 +1,7 @@
 // The single executable (npm run package) and the systemd unit that runs it. Building takes a few
 // seconds (esbuild, then injecting the bundle into a copy of node), so this suite builds once.
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -50,6 +50,9 @@ test('the single executable runs without Node.js on the PATH: ready line, /healt
       list.map((p: { name: string }) => p.name),
       ['default'],
     );
+    // The allocator addon is embedded too, written beside the store and loaded: no warning at start.
+    assert.ok(readdirSync(join(d.dataDir, 'store', 'native')).some((f) => /^allocator-[0-9a-f]{16}\.node$/.test(f)));
+    assert.not.match(d.stderr(), /allocator addon/);
     assert.is(await d.stop(), 0);
   } finally {
     await env.close();

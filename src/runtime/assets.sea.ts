@@ -1,11 +1,13 @@
 // The single executable's version of assets.ts (put in its place by scripts/package.mjs): the
-// schemas, migrations, worker scripts and better-sqlite3's native addon are embedded assets.
+// schemas, migrations, worker scripts and the native addons (better-sqlite3's, the allocator's) are
+// embedded assets.
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAsset } from 'node:sea';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import type { AllocatorAddon } from './allocator.js';
 import type { WorkerScript } from './worker-scripts.js';
 
 /** Written by the build: every embedded folder and the names of its files. */
@@ -24,28 +26,36 @@ export function startWorker(script: WorkerScript, options: WorkerOptions = {}): 
   return new Worker(getAsset(`workers/${script}.cjs`, 'utf8'), { ...options, eval: true });
 }
 
-let addon: object | null = null;
+const loaded = new Map<string, object>();
 
 /**
- * A native addon can only be loaded from a file: the embedded one is written once into the data
+ * A native addon can only be loaded from a file: an embedded one is written once into the data
  * directory (private to the daemon's user, unlike /tmp, and not mounted noexec), named by its
  * content hash so an upgrade brings its own.
  */
-export function sqliteOptions(dataDir: string): Database.Options {
-  if (!addon) {
-    const bytes = Buffer.from(getAsset('better_sqlite3.node'));
-    const dir = join(dataDir, 'native');
-    const file = join(dir, `better_sqlite3-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.node`);
-    if (!existsSync(file)) {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const partial = `${file}.${process.pid}.partial`;
-      writeFileSync(partial, bytes, { mode: 0o700 });
-      renameSync(partial, file);
-    }
-    const module = { exports: {} };
-    process.dlopen(module, file);
-    addon = module.exports;
+function embeddedAddon(name: string, dataDir: string): object {
+  const known = loaded.get(name);
+  if (known) return known;
+  const bytes = Buffer.from(getAsset(`${name}.node`));
+  const dir = join(dataDir, 'native');
+  const file = join(dir, `${name}-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.node`);
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const partial = `${file}.${process.pid}.partial`;
+    writeFileSync(partial, bytes, { mode: 0o700 });
+    renameSync(partial, file);
   }
+  const module = { exports: {} };
+  process.dlopen(module, file);
+  loaded.set(name, module.exports);
+  return module.exports;
+}
+
+export function sqliteOptions(dataDir: string): Database.Options {
   // better-sqlite3 takes a loaded addon object here (its docs say so); its types list only a path.
-  return { nativeBinding: addon as unknown as string };
+  return { nativeBinding: embeddedAddon('better_sqlite3', dataDir) as unknown as string };
+}
+
+export function allocatorAddon(dataDir: string): AllocatorAddon | null {
+  return embeddedAddon('allocator', dataDir) as AllocatorAddon;
 }

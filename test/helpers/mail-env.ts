@@ -63,6 +63,10 @@ export async function startMailEnv(
         ...(opts.config?.delivery as object | undefined),
       },
     },
+  }).catch(async (err: unknown) => {
+    // A daemon that failed to start must not leave the servers holding the test run open.
+    await Promise.all([sink.close(), dns.close()]);
+    throw err;
   });
   const env: MailEnv = {
     daemon,
