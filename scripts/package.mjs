@@ -7,7 +7,7 @@
 //   node scripts/package.mjs [OUTPUT]     default dist/postmill-<platform>-<arch>
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -76,6 +76,8 @@ try {
   assets['workers/reader.cjs'] = join(work, 'workers', 'reader.cjs');
   assets['better_sqlite3.node'] = join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
   assets['allocator.node'] = join(root, 'native', 'allocator', 'build', 'Release', 'allocator.node');
+  // the executable must not go out without it: its servers have no compiler to make up for it
+  if (!existsSync(assets['allocator.node'])) throw new Error('native/allocator is not built: run `npm run install` (it needs a C compiler), then package again');
 
   const seaConfig = join(work, 'sea-config.json');
   const blob = join(work, 'sea.blob');
