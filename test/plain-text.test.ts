@@ -4,8 +4,8 @@ import { htmlToText } from '../src/mail/html-to-text.js';
 import { plainTextOf } from '../src/mail/plain-text.js';
 
 test('tags dropped, blocks on their own lines, skipped elements left out, entities decoded', () => {
-  const html = '<html><head><title>T</title><style>p{color:red}</style></head><body><h1>Hi &amp; welcome</h1><p>One&nbsp;two</p><script>x()</script><div>&#x263A; &#9731; &lt;ok&gt; &bogus;</div></body></html>';
-  assert.is(plainTextOf(html), 'Hi & welcome\n\nOne two\n\n☺ ☃ <ok> &bogus;', 'blocks are paragraphs');
+  const html = '<html><head><title>T</title><style>p{color:red}</style></head><body><h1>Hi &amp; welcome</h1><p>One&nbsp;two</p><script>x()</script><div>&#x263A; &#9731; &lt;ok&gt; &bogus; caf&eacute; &euro;5</div></body></html>';
+  assert.is(plainTextOf(html), 'Hi & welcome\n\nOne two\n\n☺ ☃ <ok> &bogus; café €5', 'blocks are paragraphs');
 });
 
 test('unclosed skipped elements and stray brackets cost linear time', () => {

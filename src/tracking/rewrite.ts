@@ -1,4 +1,4 @@
-import { decodeEntities } from '../html-entities.js';
+import { decodeHTMLAttribute } from 'entities';
 import { escapeHtml } from '../templates/render.js';
 import { memoized } from '../memo.js';
 import { trackableUrl } from './url.js';
@@ -21,7 +21,7 @@ export const BODY_CLOSE = /<\/body\s*>/i;
  * A campaign's links repeat in every message, so a thousand distinct ones remembered suffice.
  */
 const readHref = memoized(1024, (value: string): { url: string; target: string | null } => {
-  const url = decodeEntities(value.trim());
+  const url = decodeHTMLAttribute(value.trim());
   return { url, target: /^https?:\/\//i.test(url) ? trackableUrl(url) : null };
 });
 

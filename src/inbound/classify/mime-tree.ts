@@ -1,6 +1,6 @@
 import { MailParser } from 'mailparser';
 import type { AttachmentStream, Headers, MessageText } from 'mailparser';
-import { decodeEntities } from '../../html-entities.js';
+import { plainTextOf } from '../../mail/plain-text.js';
 
 /** What classification needs of one message, read from its MIME tree. */
 export interface MessageParts {
@@ -87,15 +87,11 @@ export function headerText(headers: Headers, name: string): string | null {
   return typeof first === 'string' ? first : null;
 }
 
+// An HTML-only bounce: the linear conversion is enough to find wording and status codes, without
+// the milliseconds of mailparser's full one.
 function bodyText(message: MessageText): string {
   if (message.text) return message.text.slice(0, TEXT_LIMIT);
-  return htmlToPlain((message.html ?? '').slice(0, TEXT_LIMIT));
-}
-
-// Enough of HTML for wording and status codes to be found; mailparser's full conversion costs
-// milliseconds that an HTML-only bounce does not need.
-function htmlToPlain(html: string): string {
-  return decodeEntities(html.replace(/<(?:br|\/p|\/div|\/tr|\/h\d)\b[^<>]*>/gi, '\n').replace(/<[^<>]*>/g, ' '));
+  return plainTextOf((message.html ?? '').slice(0, TEXT_LIMIT));
 }
 
 function readPart(part: AttachmentStream, parts: MessageParts): void {
