@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { hostname as machineHostname } from 'node:os';
-import { isProxyEntry } from './http/client-address.js';
+import { checkProxyList } from './http/client-address.js';
 
 export interface Config {
   dataDir: string;
@@ -144,8 +144,11 @@ function coerce(path: string, kind: Kind, raw: unknown, fromEnv: boolean, oneOf?
     }
     case 'proxies': {
       const list = typeof raw === 'string' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : raw;
-      if (!Array.isArray(list) || !list.every((s) => typeof s === 'string' && isProxyEntry(s))) {
-        return bad('expected proxy addresses ("ip" or "ip/prefix"), as a list or comma-separated');
+      if (!Array.isArray(list) || !list.every((s) => typeof s === 'string')) return bad('expected a list of proxy addresses');
+      try {
+        checkProxyList(list);
+      } catch (err) {
+        return bad(`expected proxy addresses ("ip", "ip/prefix" or loopback, linklocal, uniquelocal), as a list or comma-separated: ${(err as Error).message}`);
       }
       return list;
     }

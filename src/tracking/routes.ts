@@ -57,7 +57,7 @@ export function trackingRoutes(app: Ctx): Router<ApiState> {
   const clientOf = clientAddressOf(app.config.http.trustProxy);
   /** Counts the request against its client's limit; over it, answers the 429 page and false. */
   const withinLimit = (ctx: ApiContext): boolean => {
-    const verdict = limiter.take(clientOf(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For')));
+    const verdict = limiter.take(clientOf(ctx.req));
     ctx.set(limitHeaders(verdict));
     if (!verdict.allowed) html(ctx, tooManyRequestsPage(verdict.resetSeconds), 429);
     return verdict.allowed;
