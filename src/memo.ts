@@ -1,15 +1,17 @@
 // A function's answers remembered by key, for work whose keys repeat (a campaign's template in every
-// message, a domain's DKIM key in every signature) but are not bounded in number.
+// message, a domain's DKIM key in every signature) but are not bounded in number. Least recently
+// used answers go first (lru-cache): a hit costs ~50 ns against ~20 for a FIFO map, nothing beside
+// the work it saves, and a busy template outlives a burst of one-off ones.
+import { LRUCache } from 'lru-cache';
 
-/** `compute`, remembering at most `limit` answers (null and undefined included); past that the oldest is forgotten. */
-export function memoized<K, V>(limit: number, compute: (key: K) => V): (key: K) => V {
-  const answers = new Map<K, V>();
+/** `compute`, remembering at most `limit` answers (null and undefined included, boxed: the cache keeps neither). */
+export function memoized<K extends {}, V>(limit: number, compute: (key: K) => V): (key: K) => V {
+  const answers = new LRUCache<K, { answer: V }>({ max: limit });
   return (key) => {
     const known = answers.get(key);
-    if (known !== undefined || answers.has(key)) return known as V;
+    if (known) return known.answer;
     const answer = compute(key);
-    if (answers.size >= limit) answers.delete(answers.keys().next().value as K);
-    answers.set(key, answer);
+    answers.set(key, { answer });
     return answer;
   };
 }

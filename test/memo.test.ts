@@ -9,11 +9,11 @@ test('an answer is computed once per key, null included', () => {
   assert.equal(computed, ['a', 'none']);
 });
 
-test('past the limit the oldest answer is forgotten, the newer ones kept', () => {
+test('past the limit the least recently used answer is forgotten, the others kept', () => {
   const computed: number[] = [];
   const square = memoized(2, (n: number) => (computed.push(n), n * n));
-  [1, 2, 3, 3, 2, 1].forEach(square);
-  assert.equal(computed, [1, 2, 3, 1]);
+  [1, 2, 1, 3, 1, 2].forEach(square);
+  assert.equal(computed, [1, 2, 3, 2], '1 was used after 2, so 3 pushed 2 out');
 });
 
 test.run();
