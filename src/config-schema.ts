@@ -1,0 +1,171 @@
+// The configuration's one description: every key's type, default, environment variable and meaning.
+// ajv validates the file and the environment against it (src/config.ts), and it writes
+// config/postmill.example.json (`npm run config-example`; a test keeps the two equal).
+
+/** A leaf key: its JSON Schema, the environment variable that overrides it, and what it means. */
+export interface ConfigLeaf {
+  type: 'string' | 'integer' | 'boolean' | 'array' | ('string' | 'integer' | 'null')[];
+  default: unknown;
+  'x-env': string;
+  description: string;
+  [keyword: string]: unknown;
+}
+
+export interface ConfigGroup {
+  type: 'object';
+  properties: Record<string, ConfigLeaf | ConfigGroup>;
+}
+
+const leaf = (env: string, type: ConfigLeaf['type'], def: unknown, description: string, rest: Record<string, unknown> = {}): ConfigLeaf => ({
+  type,
+  default: def,
+  'x-env': env,
+  description,
+  ...rest,
+});
+const group = (properties: Record<string, ConfigLeaf | ConfigGroup>): ConfigGroup => ({ type: 'object', properties });
+
+const port = { minimum: 0, maximum: 65535 };
+const count = (minimum = 0) => ({ minimum });
+
+export const CONFIG_SCHEMA: ConfigGroup = group({
+  dataDir: leaf('POSTMILL_DATA_DIR', 'string', './data', 'the SQLite store and anything else kept on disk', { minLength: 1 }),
+  http: group({
+    host: leaf('POSTMILL_HTTP_HOST', 'string', '127.0.0.1', 'API and tracking listener address', { format: 'host' }),
+    port: leaf('POSTMILL_HTTP_PORT', 'integer', 3000, '0 picks a free port (the ready line names it)', port),
+    trustProxy: leaf(
+      'POSTMILL_HTTP_TRUST_PROXY',
+      'array',
+      [],
+      'your reverse proxies, as addresses, CIDR ranges or the names loopback, linklocal, uniquelocal ("127.0.0.1", "10.0.0.0/8"); a request from one of them names its client in X-Forwarded-For (used by the per-client limits of the public pages). Empty trusts no header',
+      { items: { type: 'string', format: 'proxy' } },
+    ),
+  }),
+  publicUrl: leaf(
+    'POSTMILL_PUBLIC_URL',
+    ['string', 'null'],
+    null,
+    'base of tracking, unsubscribe and manage links; null means http://HOST:PORT of the listener',
+    { format: 'http-url' },
+  ),
+  smtp: group({
+    host: leaf('POSTMILL_SMTP_HOST', 'string', '127.0.0.1', 'inbound SMTP listener (replies, bounces, complaints)', { format: 'host' }),
+    port: leaf('POSTMILL_SMTP_PORT', 'integer', 2525, '0 picks a free port; production uses 25', port),
+    maxSize: leaf('POSTMILL_SMTP_MAX_SIZE', 'integer', 40 * 1024 * 1024, 'largest message accepted in bytes, announced in EHLO (SIZE); at least 1024', count(1024)),
+    tlsKey: leaf(
+      'POSTMILL_SMTP_TLS_KEY',
+      ['string', 'null'],
+      null,
+      'PEM private key file for STARTTLS (inbound and submission); with tlsCert. Without both, a self-signed certificate is generated at first start and kept in the store',
+    ),
+    tlsCert: leaf('POSTMILL_SMTP_TLS_CERT', ['string', 'null'], null, 'PEM certificate (chain) file for STARTTLS'),
+    maxClients: leaf('POSTMILL_SMTP_MAX_CLIENTS', 'integer', 200, 'simultaneous SMTP connections (each listener); at least 1', count(1)),
+    maxPerClient: leaf('POSTMILL_SMTP_MAX_PER_CLIENT', 'integer', 20, 'simultaneous SMTP connections from one address; at least 1', count(1)),
+  }),
+  submission: group({
+    host: leaf('POSTMILL_SUBMISSION_HOST', 'string', '127.0.0.1', 'SMTP submission listener address', { format: 'host' }),
+    port: leaf(
+      'POSTMILL_SUBMISSION_PORT',
+      ['integer', 'null'],
+      null,
+      'SMTP submission (STARTTLS, then AUTH as user postmill with a project\'s secret key); null is off, 0 picks a free port; production uses 587',
+      port,
+    ),
+  }),
+  hostname: leaf(
+    'POSTMILL_HOSTNAME',
+    ['string', 'null'],
+    null,
+    "EHLO name and Message-ID domain, a DNS name whose address has a PTR record naming it back; null means the machine's host name",
+    { format: 'hostname' },
+  ),
+  dns: group({
+    servers: leaf(
+      'POSTMILL_DNS_SERVERS',
+      'array',
+      [],
+      'resolvers as "ip" or "ip:port" for every lookup (MX, A, AAAA, TXT, NS); empty means the system\'s resolvers',
+      { items: { type: 'string', format: 'dns-server' } },
+    ),
+  }),
+  delivery: group({
+    mode: leaf('POSTMILL_DELIVERY_MODE', 'string', 'mx', '"mx" delivers straight to each recipient domain\'s MX hosts; "relay" sends everything through delivery.relay', {
+      enum: ['mx', 'relay'],
+    }),
+    relay: leaf('POSTMILL_DELIVERY_RELAY', ['string', 'null'], null, 'smtp://user:pass@host:port or smtps://... (required in relay mode)', { format: 'smtp-url' }),
+    port: leaf('POSTMILL_DELIVERY_PORT', 'integer', 25, 'TCP port used to reach MX hosts', port),
+    maxAge: leaf(
+      'POSTMILL_DELIVERY_MAX_AGE',
+      'integer',
+      3 * 24 * 3600,
+      'seconds a deferred email is retried (1, 5, 15, 30 min, 1, 2, 4, 8 h, then every 8 h) before it ends as a transient bounce',
+      count(),
+    ),
+    concurrency: leaf(
+      'POSTMILL_DELIVERY_CONCURRENCY',
+      'integer',
+      100,
+      'deliveries in progress at once, over all destinations (signing included: messages are signed while earlier ones wait for their destination)',
+      count(1),
+    ),
+    perDomainConcurrency: leaf(
+      'POSTMILL_DELIVERY_PER_DOMAIN_CONCURRENCY',
+      'integer',
+      20,
+      'the most deliveries in progress at once per recipient domain: each domain starts at 5 and gains places while its servers keep up (connections are pooled and reused per MX host)',
+      count(1),
+    ),
+    throttlePerMinute: leaf(
+      'POSTMILL_DELIVERY_THROTTLE_PER_MINUTE',
+      'integer',
+      0,
+      'deliveries started per minute per project; the queue waits, the API does not; 0 is off',
+      count(),
+    ),
+    bulkPerSecond: leaf(
+      'POSTMILL_DELIVERY_BULK_PER_SECOND',
+      'integer',
+      0,
+      'bulk (campaign) deliveries started per second per project; transactional mail goes ahead of bulk mail and is never held by this; 0 is no limit',
+      count(),
+    ),
+  }),
+  adminToken: leaf(
+    'POSTMILL_ADMIN_TOKEN',
+    ['string', 'null'],
+    null,
+    'bearer token for the /users/... routes on any project and GET /metrics; at least 24 printable characters without spaces (openssl rand -hex 24); null turns it off',
+    { pattern: '^[\\x21-\\x7e]{24,}$', 'x-error': 'expected at least 24 printable characters without spaces (openssl rand -hex 24 makes one)' },
+  ),
+  scanners: group({
+    spamd: leaf(
+      'POSTMILL_SCANNERS_SPAMD',
+      ['string', 'null'],
+      null,
+      'SpamAssassin spamd as host:port or a unix socket path; received mail then gets spamVerdict PASS or FAIL. null leaves it DISABLED',
+      { format: 'service-address' },
+    ),
+    clamd: leaf(
+      'POSTMILL_SCANNERS_CLAMD',
+      ['string', 'null'],
+      null,
+      'ClamAV clamd as host:port or a unix socket path; received mail then gets virusVerdict PASS or FAIL. null leaves it DISABLED',
+      { format: 'service-address' },
+    ),
+  }),
+  webhooks: group({
+    allowPrivate: leaf('POSTMILL_WEBHOOKS_ALLOW_PRIVATE', 'boolean', false, 'let WEBHOOK steps reach loopback and private addresses'),
+  }),
+  rateLimit: group({
+    perMinute: leaf('POSTMILL_RATE_LIMIT_PER_MINUTE', 'integer', 1000, 'API requests per rolling minute per project; 0 turns the limit off', count()),
+  }),
+  log: group({
+    level: leaf('POSTMILL_LOG_LEVEL', 'string', 'info', 'debug, info, warn or error (JSON lines on stderr)', { enum: ['debug', 'info', 'warn', 'error'] }),
+  }),
+  testHooks: leaf(
+    'POSTMILL_TEST_HOOKS',
+    'boolean',
+    false,
+    "tests only; enables POST /_test/clock {advanceMs} (admin token) to move the daemon's clock forward. Needs adminToken.",
+  ),
+});

@@ -1,0 +1,76 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { configLeaves, loadConfig } from '../src/config.js';
+import { exampleConfig } from '../src/config-example.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'postmill-config-'));
+const file = (content: unknown) => {
+  const path = join(dir, `${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+};
+
+test('config/postmill.example.json is what the schema writes (npm run config-example), and it loads as the defaults', () => {
+  const committed = readFileSync(new URL('../../config/postmill.example.json', import.meta.url), 'utf8');
+  assert.fixture(committed, exampleConfig(), 'regenerate with npm run config-example');
+  const fromExample = loadConfig(new URL('../../config/postmill.example.json', import.meta.url).pathname, {});
+  assert.equal(fromExample, loadConfig(null, {}));
+});
+
+test('defaults of every key, and the environment read by type', () => {
+  const config = loadConfig(null, {});
+  assert.is(config.http.port, 3000);
+  assert.is(config.delivery.perDomainConcurrency, 20);
+  assert.equal(config.dns.servers, []);
+  const env = loadConfig(null, {
+    POSTMILL_HTTP_PORT: '0',
+    POSTMILL_DNS_SERVERS: '127.0.0.1:5353, ::1',
+    POSTMILL_WEBHOOKS_ALLOW_PRIVATE: '1',
+    POSTMILL_SUBMISSION_PORT: '',
+    POSTMILL_PUBLIC_URL: 'https://mail.example.com',
+  });
+  assert.is(env.http.port, 0);
+  assert.equal(env.dns.servers, ['127.0.0.1:5353', '::1']);
+  assert.is(env.webhooks.allowPrivate, true);
+  assert.is(env.submission.port, null);
+  assert.is(env.publicUrl, 'https://mail.example.com');
+  for (const [path, leaf] of configLeaves()) assert.match(leaf['x-env'], /^POSTMILL_[A-Z_]+$/, path);
+});
+
+test('the environment wins over the file; the file keeps what the environment does not name', () => {
+  const path = file({ http: { port: 4000, host: '127.0.0.2' }, _comment: 'ignored', delivery: { _why: 'also ignored' } });
+  const config = loadConfig(path, { POSTMILL_HTTP_PORT: '5000' });
+  assert.is(config.http.port, 5000);
+  assert.is(config.http.host, '127.0.0.2');
+});
+
+test('invalid values and unknown keys stop the start with one line naming the key', () => {
+  const refusals: [Record<string, string>, unknown, RegExp][] = [
+    [{ POSTMILL_HTTP_PORT: '99999' }, null, /"http\.port": expected an integer from 0 to 65535 \(got 99999\)/],
+    [{ POSTMILL_HTTP_PORT: 'abc' }, null, /"http\.port": expected an integer \(got "abc"\)/],
+    [{ POSTMILL_DELIVERY_MODE: 'smarthost' }, null, /"delivery\.mode": expected one of mx, relay/],
+    [{ POSTMILL_ADMIN_TOKEN: 'short' }, null, /"adminToken": expected at least 24 printable/],
+    [{ POSTMILL_DNS_SERVERS: '1.2.3.4,dns.example' }, null, /"dns\.servers"/],
+    [{ POSTMILL_TEST_HOOKS: 'yes' }, null, /"testHooks": expected true or false/],
+    [{ POSTMILL_HOSTNAME: 'two words' }, null, /"hostname": expected a DNS host name/],
+    [{ POSTMILL_PUBLIC_URL: 'ftp://x.example' }, null, /"publicUrl": expected an http:\/\/ or https:\/\/ URL/],
+    [{ POSTMILL_SCANNERS_SPAMD: 'nowhere' }, null, /"scanners\.spamd": expected host:port or a unix socket path/],
+    [{ POSTMILL_DELIVERY_MODE: 'relay' }, null, /"delivery\.relay": required when delivery\.mode is "relay"/],
+    [{ POSTMILL_DELIVERY_RELAY: 'http://relay.example' }, null, /"delivery\.relay": expected smtp:\/\//],
+    [{ POSTMILL_SMTP_TLS_KEY: '/k.pem' }, null, /smtp\.tlsKey and smtp\.tlsCert go together/],
+    [{ POSTMILL_TEST_HOOKS: 'true' }, null, /"testHooks": needs adminToken/],
+    [{}, { http: { port: 1, prot: 2 } }, /unknown configuration key "http\.prot" in /],
+    [{}, { smtp: { maxSize: 10 } }, /"smtp\.maxSize": expected an integer from 1024/],
+    [{}, { http: 'x' }, /"http"/],
+    [{}, '[1]', /must hold a JSON object/],
+    [{}, '{', /cannot read configuration file/],
+  ];
+  for (const [env, content, message] of refusals) {
+    assert.throws(() => loadConfig(content === null ? null : file(content), env), message, JSON.stringify([env, content]));
+  }
+});
+
+test.run();
