@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the single executable (Node's single executable applications): the app bundled into one
 // CommonJS script by esbuild, with the worker-thread scripts, request and response schemas, SQL
-// migrations and the native addons (better-sqlite3's, the allocator's) embedded as assets
+// migrations and the native addon (better-sqlite3's) embedded as assets
 // (src/runtime/assets.sea.ts reads them), injected into a copy of this machine's node binary.
 //
 //   node scripts/package.mjs [OUTPUT]     default dist/postmill-<platform>-<arch>
@@ -75,9 +75,6 @@ try {
   assets['workers/checkpoint.cjs'] = join(work, 'workers', 'checkpoint.cjs');
   assets['workers/reader.cjs'] = join(work, 'workers', 'reader.cjs');
   assets['better_sqlite3.node'] = join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
-  assets['allocator.node'] = join(root, 'native', 'allocator', 'build', 'Release', 'allocator.node');
-  // the executable must not go out without it: its servers have no compiler to make up for it
-  if (!existsSync(assets['allocator.node'])) throw new Error('native/allocator is not built: run `npm run install` (it needs a C compiler), then package again');
 
   const seaConfig = join(work, 'sea-config.json');
   const blob = join(work, 'sea.blob');

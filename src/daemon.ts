@@ -18,7 +18,6 @@ import { cachingDns } from './dns/cache.js';
 import { ensureDefaultProject, type ProjectKeys } from './projects/service.js';
 import { startCheckpointer } from './store/checkpointer.js';
 import { configureV8 } from './runtime/v8-settings.js';
-import { tuneAllocator } from './runtime/allocator.js';
 import { openStore, storeFile } from './store/db.js';
 import { MODULES } from './modules.js';
 import { createContext, type OwnedContext } from './create-context.js';
@@ -39,7 +38,6 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   configureV8();
   const log = createLogger(config.log.level);
   const db = openStore(config.dataDir);
-  tuneAllocator(config.dataDir, log);
   const clock = new ShiftableClock(config.testHooks ? savedClockOffset(db) : 0);
   const ctx = createContext({ db, clock, config, log, reader: true });
   loadSchemas();

@@ -50,9 +50,17 @@ test('the single executable runs without Node.js on the PATH: ready line, /healt
       list.map((p: { name: string }) => p.name),
       ['default'],
     );
-    // The allocator addon is embedded too, written beside the store and loaded: no warning at start.
-    assert.ok(readdirSync(join(d.dataDir, 'store', 'native')).some((f) => /^allocator-[0-9a-f]{16}\.node$/.test(f)));
-    assert.not.match(d.stderr(), /allocator addon/);
+    // The SQLite addon is written beside the store; a file there that is not the embedded addon is
+    // written over before it is loaded, never loaded as it is.
+    const native = join(d.dataDir, 'store', 'native');
+    const addon = readdirSync(native).find((f) => /^better_sqlite3-[0-9a-f]{16}\.node$/.test(f));
+    assert.ok(addon, readdirSync(native).join(', '));
+    const genuine = readFileSync(join(native, addon));
+    await d.kill();
+    writeFileSync(join(native, addon), 'not the addon');
+    await d.restart();
+    assert.is((await d.request('GET', '/health', undefined, { key: null })).body.status, 'ok');
+    assert.ok(readFileSync(join(native, addon)).equals(genuine), 'the embedded bytes again');
     assert.is(await d.stop(), 0);
   } finally {
     await env.close();

@@ -1,13 +1,12 @@
 // The single executable's version of assets.ts (put in its place by scripts/package.mjs): the
-// schemas, migrations, worker scripts and the native addons (better-sqlite3's, the allocator's) are
+// schemas, migrations, worker scripts and the native addon (better-sqlite3's) are
 // embedded assets.
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAsset } from 'node:sea';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import type { AllocatorAddon } from './allocator.js';
 import type { WorkerScript } from './worker-scripts.js';
 
 /** Written by the build: every embedded folder and the names of its files. */
@@ -29,9 +28,10 @@ export function startWorker(script: WorkerScript, options: WorkerOptions = {}): 
 const loaded = new Map<string, object>();
 
 /**
- * A native addon can only be loaded from a file: an embedded one is written once into the data
- * directory (private to the daemon's user, unlike /tmp, and not mounted noexec), named by its
- * content hash so an upgrade brings its own.
+ * A native addon can only be loaded from a file: an embedded one is written into the data directory
+ * (private to the daemon's user, unlike /tmp, and not mounted noexec), named by its content hash so
+ * an upgrade brings its own. A file already there is loaded only when its bytes are the embedded
+ * ones; anything else is written over first.
  */
 function embeddedAddon(name: string, dataDir: string): object {
   const known = loaded.get(name);
@@ -39,7 +39,7 @@ function embeddedAddon(name: string, dataDir: string): object {
   const bytes = Buffer.from(getAsset(`${name}.node`));
   const dir = join(dataDir, 'native');
   const file = join(dir, `${name}-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.node`);
-  if (!existsSync(file)) {
+  if (!existsSync(file) || !readFileSync(file).equals(bytes)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const partial = `${file}.${process.pid}.partial`;
     writeFileSync(partial, bytes, { mode: 0o700 });
@@ -56,6 +56,3 @@ export function sqliteOptions(dataDir: string): Database.Options {
   return { nativeBinding: embeddedAddon('better_sqlite3', dataDir) as unknown as string };
 }
 
-export function allocatorAddon(dataDir: string): AllocatorAddon | null {
-  return embeddedAddon('allocator', dataDir) as AllocatorAddon;
-}

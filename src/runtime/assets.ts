@@ -3,11 +3,9 @@
 // reads the same files from the executable's embedded assets; both export the same functions.
 import type Database from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import type { AllocatorAddon } from './allocator.js';
 import type { WorkerScript } from './worker-scripts.js';
 
 /** The package root, next to schema/ and src/: this module is <build>/runtime/assets.js, the build dist/ or .build-test/src/. */
@@ -41,11 +39,3 @@ export function sqliteOptions(_dataDir: string): Database.Options {
   return {};
 }
 
-/** The allocator addon, built by `npm install` (native/allocator); null where it could not be built. */
-export function allocatorAddon(_dataDir: string): AllocatorAddon | null {
-  try {
-    return createRequire(import.meta.url)(join(packageRoot, 'native', 'allocator', 'build', 'Release', 'allocator.node')) as AllocatorAddon;
-  } catch {
-    return null;
-  }
-}
