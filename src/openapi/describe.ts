@@ -27,7 +27,7 @@ export interface RouteDoc {
    * the file of a multipart upload.
    */
   body?: string | UploadDoc;
-  /** Names of its query parameters (the README says what each does). */
+  /** Names of its query parameters (docs/api.md says what each does). */
   query?: string[];
   /** Success answers by status; without it, any 2xx with a JSON body. */
   answers?: Record<number, AnswerDoc>;
