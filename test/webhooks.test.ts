@@ -5,6 +5,7 @@ import { refusedAddress } from '../src/webhooks/address-guard.js';
 import type { TestDaemon } from './helpers/daemon.js';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.js';
 import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
+import { onlyExecution, trackPublic, webhookFlow } from './helpers/webhook-flows.js';
 
 let env: MailEnv;
 let guarded: MailEnv;
@@ -23,25 +24,6 @@ test.after(async () => {
   await hooks.close();
 });
 
-/** A workflow whose only step is a WEBHOOK with `config`, enabled, started by `event`. */
-async function webhookFlow(daemon: TestDaemon, event: string, config: Record<string, unknown>): Promise<string> {
-  const w = (await daemon.request('POST', '/workflows', { name: event, eventName: event })).body;
-  const step = (await daemon.request('POST', `/workflows/${w.id}/steps`, { type: 'WEBHOOK', name: 'hook', config })).body;
-  await daemon.request('POST', `/workflows/${w.id}/transitions`, { fromStepId: w.steps[0].id, toStepId: step.id });
-  assert.is((await daemon.request('PATCH', `/workflows/${w.id}`, { enabled: true })).status, 200);
-  return w.id;
-}
-
-const track = (daemon: TestDaemon, email: string, event: string, data: Record<string, unknown> = {}) =>
-  daemon.request('POST', '/v1/track', { email, event, data }, { key: daemon.project.publicKey });
-
-const onlyExecution = (daemon: TestDaemon, workflowId: string, statuses: string[]) =>
-  eventually(async () => {
-    const list = (await daemon.request('GET', `/workflows/${workflowId}/executions`)).body.data;
-    return list.length === 1 && statuses.includes(list[0].status) ? list[0] : null;
-  }, 10_000, statuses.join('/'));
-
-
 test('the default payload, signed: X-Postmill-Signature is the HMAC of "t.body" with the project secret (shown once, rotated by the CLI)', async () => {
   hooks.answer(() => ({ status: 200 }));
   const before = d.cli<{ id: string; webhookSecret: string }>('project', 'webhook-secret', d.project.id).webhookSecret;
@@ -49,7 +31,7 @@ test('the default payload, signed: X-Postmill-Signature is the HMAC of "t.body" 
   assert.is(rotated.id, d.project.id);
   assert.match(rotated.webhookSecret, /^whsec_[0-9a-f]{64}$/);
   const w = await webhookFlow(d, 'hook-default', { url: `${hooks.url}/default` });
-  await track(d, 'payload@people.test', 'hook-default', { plan: 'pro' });
+  await trackPublic(d, 'payload@people.test', 'hook-default', { plan: 'pro' });
   await onlyExecution(d, w, ['COMPLETED']);
   const req = hooks.requests.find((r) => r.path === '/default')!;
   assert.is(req.method, 'POST');
@@ -75,7 +57,7 @@ test('placeholders in the url, headers and a custom body; GET sends no body; red
     headers: { 'X-Plan': '{{data.plan}}', 'X-Event': '{{event.source}}' },
     body: { who: '{{email}}', nested: ['{{plan}}', 3] },
   });
-  await track(d, 'custom@people.test', 'hook-custom', { plan: 'team', source: 'ads' });
+  await trackPublic(d, 'custom@people.test', 'hook-custom', { plan: 'team', source: 'ads' });
   const execution = await onlyExecution(d, w, ['COMPLETED']);
   const first = hooks.requests.find((r) => r.path.startsWith('/moved/'))!;
   assert.is(first.method, 'PUT');
@@ -93,7 +75,7 @@ test("a redirect to another origin gets none of the step's own headers (credenti
     other.answer(() => ({ status: 200 }));
     hooks.answer((req) => (req.path === '/hop' ? { status: 307, headers: { location: `${other.url}/elsewhere` } } : { status: 500 }));
     const w = await webhookFlow(d, 'hook-hop', { url: `${hooks.url}/hop`, headers: { Authorization: 'Bearer s3cret', 'X-Api-Key': 'k' } });
-    await track(d, 'hop@people.test', 'hook-hop');
+    await trackPublic(d, 'hop@people.test', 'hook-hop');
     await onlyExecution(d, w, ['COMPLETED']);
     const first = hooks.requests.find((r) => r.path === '/hop')!;
     assert.is(first.headers.authorization, 'Bearer s3cret');
@@ -114,11 +96,11 @@ test('5xx and network errors are retried with backoff; a 4xx fails the execution
   const flaky = await webhookFlow(d, 'hook-flaky', { url: `${hooks.url}/flaky` });
   const gone = await webhookFlow(d, 'hook-gone', { url: `${hooks.url}/gone` });
   const broken = await webhookFlow(d, 'hook-broken', { url: `${hooks.url}/broken` });
-  await track(d, 'retry@people.test', 'hook-flaky');
-  await track(d, 'retry@people.test', 'hook-gone');
-  await track(d, 'retry@people.test', 'hook-broken');
+  await trackPublic(d, 'retry@people.test', 'hook-flaky');
+  await trackPublic(d, 'retry@people.test', 'hook-gone');
+  await trackPublic(d, 'retry@people.test', 'hook-broken');
   const failedAtOnce = await onlyExecution(d, gone, ['FAILED']);
-  assert.match(failedAtOnce.error, '410');
+  assert.match(failedAtOnce.error!, '410');
   assert.is(hooks.requests.filter((r) => r.path === '/gone').length, 1);
   // each retry is due a backoff after its attempt ends: move the clock on until both have settled
   await eventually(async () => {
@@ -129,7 +111,7 @@ test('5xx and network errors are retried with backoff; a 4xx fails the execution
   await onlyExecution(d, flaky, ['COMPLETED']);
   assert.is(calls, 3);
   const failed = await onlyExecution(d, broken, ['FAILED']);
-  assert.match(failed.error, '500');
+  assert.match(failed.error!, '500');
   assert.is(hooks.requests.filter((r) => r.path === '/broken').length, 3);
 });
 
@@ -138,10 +120,10 @@ test('the address guard refuses private, loopback, link-local and metadata targe
   guarded.dns.set('innocent.test', 'A', ['127.0.0.1']);
   const byName = await webhookFlow(g, 'hook-name', { url: `http://innocent.test:${hooks.port}/sneaky` });
   const byAddress = await webhookFlow(g, 'hook-ip', { url: `${hooks.url}/direct` });
-  await track(g, 'guard@people.test', 'hook-name');
-  await track(g, 'guard@people.test', 'hook-ip');
+  await trackPublic(g, 'guard@people.test', 'hook-name');
+  await trackPublic(g, 'guard@people.test', 'hook-ip');
   const viaName = await onlyExecution(g, byName, ['FAILED']);
-  assert.match(viaName.error, 'loopback');
+  assert.match(viaName.error!, 'loopback');
   await onlyExecution(g, byAddress, ['FAILED']);
   assert.not.ok(hooks.requests.some((r) => r.path === '/sneaky' || r.path === '/direct'), 'nothing reached the receiver');
   for (const address of ['10.1.2.3', '172.16.0.1', '192.168.1.1', '127.0.0.1', '169.254.169.254', '::1', 'fe80::1', 'fd00:ec2::254', '::ffff:10.0.0.1', '0.0.0.0', '100.64.0.1']) {
