@@ -2,7 +2,7 @@
 // suite (webhook-placeholders.test.ts) sends the same kinds of values through /v1/track.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fillHeaderValue, webhookConfigErrors } from '../src/webhooks/fill.js';
+import { fillHeaderValue, fillUrl, webhookConfigErrors } from '../src/webhooks/fill.js';
 import type { Dns } from '../src/dns/resolver.js';
 import { sendWebhook, WebhookError } from '../src/webhooks/request.js';
 
@@ -16,6 +16,69 @@ const failure = (fn: () => unknown): WebhookError => {
   }
   throw new Error('expected a failure');
 };
+
+test('URL placeholders are percent-encoded wherever they stand: the host and the path stay as written', () => {
+  const cases: [string, string, string][] = [
+    // [template, value, href]
+    ['https://hooks.test/users/{{v}}', '../admin?x=1#', 'https://hooks.test/users/..%2Fadmin%3Fx%3D1%23'],
+    ['https://hooks.test/users/{{v}}', '%2e%2e', 'https://hooks.test/users/%252e%252e'],
+    ['https://hooks.test/users/{{v}}', '@evil.test', 'https://hooks.test/users/%40evil.test'],
+    ['https://hooks.test/users/{{v}}', '\\..\\admin', 'https://hooks.test/users/%5C..%5Cadmin'],
+    ['https://hooks.test/users/{{v}}', '李雷', 'https://hooks.test/users/%E6%9D%8E%E9%9B%B7'],
+    ['https://hooks.test/users/{{v}}', 'a b\r\n\u0000', 'https://hooks.test/users/a%20b%0D%0A%00'],
+    ['https://hooks.test/users/{{v}}.json', '..', 'https://hooks.test/users/...json'],
+    ['https://hooks.test/x?q={{v}}&plan=pro', 'a&plan=free#x', 'https://hooks.test/x?q=a%26plan%3Dfree%23x&plan=pro'],
+    ['https://hooks.test/x?q={{v}}', '+ 1', 'https://hooks.test/x?q=%2B%201'],
+    ['https://hooks.test/x#{{v}}', '/../y?z', 'https://hooks.test/x#%2F..%2Fy%3Fz'],
+    ['https://hooks.test?{{v}}', '..', 'https://hooks.test/?..'],
+    ['https://hooks.test/{{v}}', '\ud800', 'https://hooks.test/%EF%BF%BD'],
+  ];
+  for (const [template, value, href] of cases) {
+    const url = fillUrl(template, { v: value });
+    assert.is(url.href, href, `${template} with ${JSON.stringify(value)}`);
+    assert.is(url.host, 'hooks.test');
+  }
+});
+
+test('a value that makes a whole path segment "." or ".." fails the step, in every spelling a parser resolves', () => {
+  for (const [template, value] of [
+    ['https://hooks.test/users/{{v}}/x', '..'],
+    ['https://hooks.test/users/{{v}}', '.'],
+    ['https://hooks.test/users/%2e{{v}}', '.'],
+    ['https://hooks.test/users/{{v}}%2E', '.'],
+    ['https://hooks.test/users/.{{v}}?q=1', '.'],
+    ['https://hooks.test/users/{{v}}\\x', '..'],
+    ['https://hooks.test/users/{{v}}{{w}}', '.'],
+    ['https://hooks.test/users/{{v}} ', '..'],
+    ['https://hooks.test/users/.\t{{v}}', '.'],
+  ] as const) {
+    const err = failure(() => fillUrl(template, { v: value, w: '.' }));
+    assert.match(err.message, 'path segment', template);
+  }
+});
+
+test('the authority never holds a placeholder: refused when saved, failed when an older step has one', () => {
+  for (const url of [
+    'https://{{data.host}}/x',
+    'https://{{tenant}}.hooks.test/x',
+    'http://hooks.test:{{port}}/x',
+    'http://{{user}}@hooks.test/x',
+    'http://user:{{pass}}@hooks.test/x',
+    'http:///{{host}}/x',
+    'http://hooks.test{{suffix}}',
+    'https://\\\\{{host}}/x',
+  ]) {
+    const errors = webhookConfigErrors({ url });
+    assert.is(errors.length, 1, url);
+    assert.is(errors[0]!.field, 'config.url');
+    assert.match(errors[0]!.message, 'host, port and credentials');
+    assert.match(failure(() => fillUrl(url, { data: { host: 'hooks.test' }, tenant: 'a', port: '80', user: 'u', pass: 'p', host: 'h', suffix: '.evil.test' })).message, 'host, port and credentials');
+  }
+  for (const url of ['https://hooks.test/{{id}}', 'https://hooks.test?x={{id}}', 'https://hooks.test#{{id}}', 'https://user:pw@hooks.test:8443/a/{{id}}', 'https://hooks.test/static']) {
+    assert.equal(webhookConfigErrors({ url }), [], url);
+  }
+  assert.match(webhookConfigErrors({ url: 'http://exa mple.test/{{id}}' })[0]!.message, 'not valid');
+});
 
 test('header values: written text must be an RFC 9110 field-value of visible ASCII; managed headers are refused', () => {
   const refused: [string, string][] = [

@@ -44,6 +44,15 @@ test('a header value that cannot be sent is refused when the step is saved (422 
   assert.is(patched.body.error.errors[0].field, 'config.headers.X-Name');
 });
 
+test('a URL whose host, port or credentials hold a placeholder is refused when saved', async () => {
+  for (const url of ['http://{{data.host}}/x', `http://127.0.0.1:{{port}}/x`, 'http://{{user}}@127.0.0.1/x', 'http:///{{host}}/x', 'http://127.0.0.1{{suffix}}']) {
+    const { reply } = await addStep({ url });
+    assert.is(reply.status, 422, url);
+    assert.is(reply.body.error.errors[0].field, 'config.url');
+    assert.match(reply.body.error.errors[0].message, 'host, port and credentials');
+  }
+});
+
 test('header placeholders filled by /v1/track (public key) with non-Latin-1 text, CR/LF, NUL and controls: the daemon lives, every header arrives percent-encoded', async () => {
   hooks.answer(() => ({ status: 200 }));
   const names = ['李雷', 'a\r\nX-Injected: 1', 'nul\u0000byte', 'bell\u0007', 'tab\there', '50% off', 'Zoë ✓'];
@@ -66,6 +75,29 @@ test('header placeholders filled by /v1/track (public key) with non-Latin-1 text
     assert.is(r.headers['x-injected'], undefined, 'no header was injected');
     assert.match(String(r.headers['x-both']), /^plan=pro; name=[\x21-\x7e]+$/);
   }
+});
+
+test('URL placeholders are encoded for where they stand: data cannot move the request to another path, query or host', async () => {
+  hooks.answer(() => ({ status: 200 }));
+  const w = await webhookFlow(d, 'hook-paths', { url: `${hooks.url}/users/{{data.v}}/hook?q={{data.v}}&fixed=1#{{data.v}}` });
+  const values = ['../admin?x=1#', '%2e%2e', '@evil.test', '\\..\\admin', '李雷', 'a&fixed=0', '../../..'];
+  for (const [i, v] of values.entries()) assert.is((await trackPublic(d, `path${i}@people.test`, 'hook-paths', { v })).status, 200);
+  await executionsSettled(d, w, values.length, ['COMPLETED'], 15_000);
+  const paths = hooks.requests.filter((r) => r.path.startsWith('/users/')).map((r) => r.path);
+  const enc = (v: string) => encodeURIComponent(v).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  assert.equal(paths.sort(), values.map((v) => `/users/${enc(v)}/hook?q=${enc(v)}&fixed=1`).sort());
+  assert.not.ok(
+    hooks.requests.some((r) => r.path.startsWith('/admin') || r.path === '/hook'),
+    'nothing reached another path',
+  );
+});
+
+test('a value that would make a path segment ".." fails the execution with a reason, and sends nothing', async () => {
+  const w = await webhookFlow(d, 'hook-dots', { url: `${hooks.url}/files/{{data.v}}/x` });
+  await trackPublic(d, 'dots@people.test', 'hook-dots', { v: '..' });
+  const execution = await onlyExecution(d, w, ['FAILED']);
+  assert.match(execution.error!, 'path segment');
+  assert.not.ok(hooks.requests.some((r) => r.path.startsWith('/files') || r.path === '/x'));
 });
 
 test("a step whose outcome the rules refuse (UPDATE_CONTACT data nested past the limit) fails with the reason instead of retrying forever", async () => {

@@ -3,7 +3,7 @@
 // (3 attempts, the job runner's backoff); a 4xx, a failure no retry mends (a refused address, a value
 // that cannot be placed) or a failure after the last attempt fails the execution with its reason.
 import { renderPlain, type Scope } from '../../templates/render.js';
-import { fillHeaderValue } from '../../webhooks/fill.js';
+import { fillHeaderValue, fillUrl } from '../../webhooks/fill.js';
 import { sendWebhook, WebhookError } from '../../webhooks/request.js';
 import { projectWebhookSecret } from '../../webhooks/secret.js';
 import { SIGNATURE_HEADER, signatureOf } from '../../webhooks/signature.js';
@@ -48,7 +48,7 @@ export const webhookStep: StepHandler = async (input) => {
   const config = step.config as unknown as WebhookConfig;
   let url = config.url;
   try {
-    url = renderPlain(config.url, scope);
+    url = fillUrl(config.url, scope).href;
     const originHeaders = stepHeaders(config.headers ?? {}, scope);
     const method = config.method ?? 'POST';
     const body = method === 'GET' ? null : JSON.stringify(config.body === undefined ? defaultPayload(input) : renderJson(config.body, scope));
