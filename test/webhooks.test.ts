@@ -1,4 +1,6 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { networkInterfaces } from 'node:os';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -47,6 +49,53 @@ test('the default payload, signed: X-Postmill-Signature is the HMAC of "t.body" 
   assert.is(v1, sign(rotated.webhookSecret));
   assert.is.not(v1, sign(before), 'the old secret no longer signs');
   assert.ok(Math.abs(Number(time) - Date.now() / 1000) < 60);
+});
+
+test('GET /settings/webhooks shows the signing secret (secret key only, one per project, made when missing); a webhook verifies with it; rotate-secret replaces it', async () => {
+  hooks.answer(() => ({ status: 200 }));
+  const settings = await d.request('GET', '/settings/webhooks');
+  assert.is(settings.status, 200);
+  assert.equal(Object.keys(settings.body).sort(), ['algorithm', 'format', 'header', 'signingSecret']);
+  assert.is(settings.body.algorithm, 'HMAC-SHA256');
+  assert.is(settings.body.header, 'X-Postmill-Signature');
+  assert.match(settings.body.signingSecret, /^whsec_[0-9a-f]{64}$/);
+  assert.is((await d.request('GET', '/settings/webhooks')).body.signingSecret, settings.body.signingSecret, 'reading does not change it');
+  for (const key of [d.project.publicKey, null, 'sk_' + '0'.repeat(64)]) {
+    assert.is((await d.request('GET', '/settings/webhooks', undefined, { key })).status, 401);
+    assert.is((await d.request('POST', '/settings/webhooks/rotate-secret', undefined, { key })).status, 401);
+  }
+  const other = d.createProject('other');
+  const otherSecret = (await d.request('GET', '/settings/webhooks', undefined, { key: other.secretKey })).body.signingSecret;
+  assert.match(otherSecret, /^whsec_[0-9a-f]{64}$/);
+  assert.is.not(otherSecret, settings.body.signingSecret);
+
+  // what a receiver does: recompute the HMAC of "t.body" with the secret it read, compare, check the time
+  const verify = (secret: string, header: string, body: string) => {
+    const { t, v1 } = Object.fromEntries(header.split(',').map((part) => part.split('=') as [string, string]));
+    const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+    return timingSafeEqual(Buffer.from(expected), Buffer.from(v1 ?? '')) && Math.abs(Date.now() / 1000 - Number(t)) < 300;
+  };
+  const w = await webhookFlow(d, 'hook-verify', { url: `${hooks.url}/verify` });
+  await trackPublic(d, 'verify@people.test', 'hook-verify');
+  await onlyExecution(d, w, ['COMPLETED']);
+  const first = hooks.requests.find((r) => r.path === '/verify')!;
+  assert.ok(verify(settings.body.signingSecret, String(first.headers['x-postmill-signature']), first.body));
+  assert.not.ok(verify(otherSecret, String(first.headers['x-postmill-signature']), first.body), "another project's secret does not verify it");
+
+  const rotated = await d.request('POST', '/settings/webhooks/rotate-secret');
+  assert.is(rotated.status, 200);
+  assert.match(rotated.body.signingSecret, /^whsec_[0-9a-f]{64}$/);
+  assert.is.not(rotated.body.signingSecret, settings.body.signingSecret);
+  assert.is((await d.request('GET', '/settings/webhooks')).body.signingSecret, rotated.body.signingSecret);
+  assert.is((await d.request('GET', '/settings/webhooks', undefined, { key: other.secretKey })).body.signingSecret, otherSecret, "the other project's secret stays");
+
+  // a project whose secret was never made (a store from before secrets) gets one when it is read
+  const store = new Database(join(d.dataDir, 'store', 'postmill.db'));
+  store.prepare('UPDATE projects SET webhook_secret = NULL WHERE id = ?').run(other.id);
+  store.close();
+  const made = (await d.request('GET', '/settings/webhooks', undefined, { key: other.secretKey })).body.signingSecret;
+  assert.match(made, /^whsec_[0-9a-f]{64}$/);
+  assert.is((await d.request('GET', '/settings/webhooks', undefined, { key: other.secretKey })).body.signingSecret, made);
 });
 
 test('placeholders in the url, headers and a custom body; GET sends no body; redirects are followed', async () => {
