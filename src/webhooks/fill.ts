@@ -31,7 +31,6 @@ const visibleNotPercent = (b: number) => b >= 0x21 && b <= 0x7e && b !== 0x25;
 
 /** RFC 9110 field-value, limited to US-ASCII as new fields should be: visible characters, spaces and tabs only between them. */
 const FIELD_VALUE = /^(?:[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?)?$/;
-const OWS = /^[\t ]+|[\t ]+$/g;
 
 /**
  * Headers the HTTP layer or Postmill writes: the framing and the connection (a step's own value
@@ -66,7 +65,7 @@ export function fillHeaderValue(name: string, template: string, scope: Scope): s
   const { literals, values } = plainParts(template, scope);
   let value = literals[0]!;
   values.forEach((text, i) => (value += percentEncode(text, visibleNotPercent) + literals[i + 1]!));
-  value = value.replace(OWS, '');
+  value = value.trim();
   // only a step saved before header values were checked can get here
   if (!FIELD_VALUE.test(value)) throw new WebhookError(`the header ${name} holds characters a header cannot carry (its text must be visible ASCII; edit the step)`, false);
   return value;
@@ -103,16 +102,18 @@ export function fillUrl(template: string, scope: Scope): URL {
 
 /** Tabs and line breaks anywhere, and controls and spaces at either end, are what a URL parser drops before reading (WHATWG). */
 const DROPPED_INSIDE = /[\t\n\r]/g;
-const DROPPED_AT_START = /^[\x00-\x20]+/;
-const DROPPED_AT_END = /[\x00-\x20]+$/;
+
+function trimControls(text: string, start: boolean, end: boolean): string {
+  let from = 0;
+  let to = text.length;
+  while (start && from < to && text.charCodeAt(from) <= 0x20) from++;
+  while (end && to > from && text.charCodeAt(to - 1) <= 0x20) to--;
+  return text.slice(from, to);
+}
 
 function buildUrl(written: readonly string[], values: readonly string[]): URL {
   // read the literals as the parser will, so a segment is judged as it will be resolved
-  const literals = written.map((text, i) => {
-    let read = text.replace(DROPPED_INSIDE, '');
-    if (i === 0) read = read.replace(DROPPED_AT_START, '');
-    return i === written.length - 1 ? read.replace(DROPPED_AT_END, '') : read;
-  });
+  const literals = written.map((text, i) => trimControls(text.replace(DROPPED_INSIDE, ''), i === 0, i === written.length - 1));
   const authority = AUTHORITY.exec(literals[0]!)?.[0];
   if (values.length > 0 && authority === undefined) throw new WebhookError(AUTHORITY_PLACEHOLDER, false);
   let text = authority ?? '';
