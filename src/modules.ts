@@ -24,6 +24,7 @@ import { sendRoutes } from './send/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { trackingRoutes } from './tracking/routes.js';
 import { verifyRoutes } from './verify/routes.js';
+import { webhookSettingsRoutes } from './webhooks/routes.js';
 import { workflowActivity } from './workflows/activity.js';
 import { workflowJobs } from './workflows/jobs.js';
 import { workflowRoutes } from './workflows/routes.js';
@@ -48,5 +49,6 @@ export const MODULES: Module[] = [
   { jobs: inboundJobs },
   { jobs: idempotencyJobs },
   { routes: segmentRoutes, jobs: segmentJobs, usage: segmentUsage, reactors: segmentReactors },
+  { routes: webhookSettingsRoutes },
   { routes: workflowRoutes, jobs: workflowJobs, usage: workflowUsage, reactors: (ctx) => [workflowTriggers(ctx).reactor], activity: workflowActivity },
 ];

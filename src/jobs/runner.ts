@@ -18,8 +18,12 @@ export interface JobHandler<P = unknown> {
    * CLAIM_WAIT_MS: busy kinds claim, and write what became of their finished jobs, in batches.
    */
   claimBatch?: number;
-  /** Reads what just-claimed jobs need, inside the claim's transaction: one query for the batch instead of one per job. */
+  /**
+   * Reads what just-claimed jobs need, inside the claim's transaction: one query for the batch
+   * instead of one per job. A shortcut only: when it throws, `run` must read what it needs itself.
+   */
   prepare?(jobs: Job<P>[]): void;
+  /** Its failure, a rejection or a synchronous throw, is the job's: retried with backoff, then failed with that reason. */
   run(job: Job<P>): Promise<Reschedule | void>;
 }
 
@@ -28,6 +32,8 @@ const LEASE_MS = 10 * 60_000;
 const CLAIM_WAIT_MS = 20;
 /** Finished jobs whose rows wait for the next claim; past this many they are written at once. */
 const MAX_SETTLED = 256;
+/** After a pass that failed, the next one waits this long. */
+const RETRY_PASS_MS = 1000;
 /** The longest sleep: a safety net for clock shifts and work enqueued by other processes. */
 const MAX_SLEEP_MS = 30_000;
 
@@ -87,7 +93,7 @@ export class JobRunner {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      this.tick();
+      this.guarded(() => this.tick());
     });
   }
 
@@ -130,11 +136,34 @@ export class JobRunner {
         const free = handler.concurrency - running.all;
         const bulkFree = Math.max((handler.bulkConcurrency ?? handler.concurrency) - running.bulk, 0);
         const jobs = free > 0 ? this.queue.claim(kind, free, LEASE_MS, now, bulkFree) : [];
-        if (jobs.length > 0) handler.prepare?.(jobs);
+        if (jobs.length > 0) this.prepare(kind, handler, jobs);
         claimed.push(...jobs);
       }
     });
     for (const job of claimed) this.launch(job);
+  }
+
+  /** A handler's `prepare` is a shortcut: when it fails, each job of the batch reads what it needs itself. */
+  private prepare(kind: string, handler: JobHandler, jobs: Job[]): void {
+    try {
+      handler.prepare?.(jobs);
+    } catch (err) {
+      this.log.warn('job prepare failed, each job reads for itself', { kind, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  /**
+   * A pass run from a timer or the event loop: one that throws (the store refused the claim's
+   * transaction) must not end the process. It is logged, and a full pass follows a little later.
+   */
+  private guarded(pass: () => void): void {
+    try {
+      pass();
+    } catch (err) {
+      this.log.error('job claim failed, trying again', { error: err instanceof Error ? err.message : String(err) });
+      this.everyKind = true;
+      if (!this.stopped) this.setTimer(this.clock.now() + RETRY_PASS_MS);
+    }
   }
 
   /** Whether to claim for `kind` now: enough places are free, or a free place has waited CLAIM_WAIT_MS for others. */
@@ -152,7 +181,7 @@ export class JobRunner {
     if (!this.batching.has(kind)) {
       const timer = setTimeout(() => {
         this.batching.delete(kind);
-        if (!this.stopped) this.claim([kind], this.clock.now());
+        if (!this.stopped) this.guarded(() => this.claim([kind], this.clock.now()));
       }, CLAIM_WAIT_MS);
       timer.unref();
       this.batching.set(kind, timer);
@@ -226,7 +255,7 @@ export class JobRunner {
     this.timer = setTimeout(() => {
       this.timerAt = null;
       this.everyKind = true;
-      this.tick();
+      this.guarded(() => this.tick());
     }, wait);
     this.timer.unref();
   }

@@ -131,6 +131,15 @@ export function renderHtmlValues(source: string, scope: Scope): string[] {
   return compiled(source).placeholders.map((placeholder) => placeholderText(placeholder, scope, true));
 }
 
+/**
+ * A plain template's literals and, between them, each placeholder's value as text, unescaped: for a
+ * caller that encodes each value by where it stands (webhook URLs and header values).
+ */
+export function plainParts(source: string, scope: Scope): { literals: readonly string[]; values: string[] } {
+  const { literals, placeholders } = compiled(source);
+  return { literals, values: placeholders.map((placeholder) => placeholderText(placeholder, scope, false)) };
+}
+
 /** HTML body: values are HTML-escaped except in `{{{triple}}}` braces. */
 export function renderHtml(source: string, scope: Scope): string {
   return renderCompiled(source, scope, true);

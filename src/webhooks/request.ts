@@ -1,7 +1,7 @@
 // One webhook request, following redirects: every hop's host is resolved through the daemon's DNS,
 // its address checked by the guard and then pinned for the connection, so no answer can swap in
 // an address that was not checked.
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Dns } from '../dns/resolver.js';
@@ -65,32 +65,50 @@ function attempt(url: URL, req: WebhookRequest, headers: Record<string, string>,
   };
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => handle.destroy(new WebhookError(`no answer within ${timeoutMs / 1000} s`, true)), timeoutMs);
-    const handle = send(url, { method: req.method, headers, lookup }, (res) => {
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      res.on('data', (chunk: Buffer) => {
-        if (kept < KEEP_BODY) chunks.push(chunk.subarray(0, KEEP_BODY - kept));
-        kept += chunk.length;
+    let handle: ClientRequest | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      handle = send(url, { method: req.method, headers, lookup }, (res) => {
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (kept < KEEP_BODY) chunks.push(chunk.subarray(0, KEEP_BODY - kept));
+          kept += chunk.length;
+        });
+        res.on('end', () => {
+          clearTimeout(timer);
+          resolve({ res, body: Buffer.concat(chunks).toString('utf8') });
+        });
+        res.on('error', (err) => {
+          clearTimeout(timer);
+          reject(err);
+        });
       });
-      res.on('end', () => {
+      const started = handle;
+      timer = setTimeout(() => started.destroy(new WebhookError(`no answer within ${timeoutMs / 1000} s`, true)), timeoutMs);
+      handle.on('error', (err) => {
         clearTimeout(timer);
-        resolve({ res, body: Buffer.concat(chunks).toString('utf8') });
+        reject(err instanceof WebhookError ? err : new WebhookError(err.message, true));
       });
-      res.on('error', (err) => {
-        clearTimeout(timer);
-        reject(err);
-      });
-    });
-    handle.on('error', (err) => {
+      handle.end(req.body ?? undefined);
+    } catch (err) {
+      // Node refuses some requests before sending anything (a header it cannot write): another attempt would be refused alike
       clearTimeout(timer);
-      reject(err instanceof WebhookError ? err : new WebhookError(err.message, true));
-    });
-    handle.end(req.body ?? undefined);
+      handle?.destroy();
+      reject(new WebhookError(`the request could not be made: ${err instanceof Error ? err.message : String(err)}`, false));
+    }
   });
 }
 
 const withoutContentHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).filter(([name]) => !/^content-(type|length)$/i.test(name)));
+
+function redirectTarget(location: string, from: URL): URL {
+  try {
+    return new URL(location, from);
+  } catch {
+    throw new WebhookError(`redirected to ${location.slice(0, 300)}, which is not a URL`, false);
+  }
+}
 
 /** Sends the request, following at most `maxRedirects` redirects; answers the final response whatever its status. */
 export async function sendWebhook(req: WebhookRequest, opts: WebhookOptions): Promise<WebhookResponse> {
@@ -106,7 +124,7 @@ export async function sendWebhook(req: WebhookRequest, opts: WebhookOptions): Pr
     const location = res.headers.location;
     if (!REDIRECTS.has(status) || !location) return { status, body, url: url.toString() };
     if (hop >= opts.maxRedirects) throw new WebhookError(`more than ${opts.maxRedirects} redirects`, false);
-    url = new URL(location, url);
+    url = redirectTarget(location, url);
     // 303, and 301/302 after a POST, continue as a GET without a body (what browsers and curl do)
     if (status === 303 || ((status === 301 || status === 302) && current.method === 'POST')) {
       current = { ...current, method: 'GET', body: null, headers: withoutContentHeaders(current.headers), originHeaders: withoutContentHeaders(current.originHeaders) };

@@ -4,6 +4,7 @@
 // queues the next job. A job that runs twice, an event racing a timeout, a cancel: one of them wins.
 import { findContactById } from '../contacts/store.js';
 import type { Ctx } from '../context.js';
+import { ApiError } from '../errors.js';
 import type { JobHandler } from '../jobs/runner.js';
 import { cachedRow } from '../store/row-cache.js';
 import { insertStepRun, moveExecution, type Execution, type ExecutionStatus } from './executions-store.js';
@@ -110,6 +111,13 @@ export function resume(ctx: Ctx, graph: WorkflowGraph, execution: Execution, bra
   return true;
 }
 
+/** A failure as the execution records it; a validation refusal names its first field. */
+function reasonOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const first = err instanceof ApiError ? err.extra.errors?.[0] : undefined;
+  return first ? `${err.message}: ${first.field}: ${first.message}` : err.message;
+}
+
 /** The `workflow.step` job: runs the execution's current step, or ends its wait when the timer is due. */
 export function stepJob(ctx: Ctx): JobHandler<StepJobPayload> {
   return {
@@ -135,9 +143,17 @@ export function stepJob(ctx: Ctx): JobHandler<StepJobPayload> {
       } catch (err) {
         // a retryable failure (a webhook's network error) until its attempts run out
         if (step.type === 'WEBHOOK' && job.attempts < job.maxAttempts) throw err;
-        result = { kind: 'fail', error: err instanceof Error ? err.message : String(err) };
+        result = { kind: 'fail', error: reasonOf(err) };
       }
-      settle(ctx, graph, execution, step, result, startedAt);
+      try {
+        settle(ctx, graph, execution, step, result, startedAt);
+      } catch (err) {
+        // Nothing of the outcome was written. A refusal by the rules (an UPDATE_CONTACT the data
+        // limits refuse) would be refused again: the step fails with it, as does anything else once
+        // the job's attempts run out, so no execution stays RUNNING behind a job that failed.
+        if (!(err instanceof ApiError) && job.attempts < job.maxAttempts) throw err;
+        settle(ctx, graph, execution, step, { kind: 'fail', error: `the step's outcome could not be written: ${reasonOf(err)}`, output: result.output }, startedAt);
+      }
     },
   };
 }

@@ -1,10 +1,12 @@
 // A step's config is checked when it is saved: the schema of its type, then what a schema cannot
-// see (the template exists, the filter is one the engine accepts, the delay fits a year).
+// see (the template exists, the filter is one the engine accepts, the delay fits a year, a webhook's
+// placeholders stand where their values are encoded and its headers can be sent).
 import type { Ctx } from '../context.js';
 import { validationFailed, type FieldError } from '../errors.js';
 import { singleFilter } from '../filters/engine.js';
 import { schemaErrors } from '../http/validate.js';
 import { findTemplateById } from '../templates/store.js';
+import { webhookConfigErrors } from '../webhooks/fill.js';
 import { DELAY_UNITS, MAX_DELAY_MS, type AddableStepType } from './step-types.js';
 
 const under = (errors: FieldError[]) => errors.map((e) => ({ ...e, field: e.field ? `config.${e.field}` : 'config' }));
@@ -20,4 +22,8 @@ export function checkStepConfig(ctx: Ctx, projectId: string, type: AddableStepTy
     throw validationFailed([{ field: 'config.amount', message: 'A delay is at most 365 days', code: 'too_big', received: config.amount }]);
   }
   if (type === 'CONDITION') singleFilter(ctx, projectId, config, 'config');
+  if (type === 'WEBHOOK') {
+    const webhook = webhookConfigErrors(config as { url: string; headers?: Record<string, string> });
+    if (webhook.length > 0) throw validationFailed(webhook);
+  }
 }

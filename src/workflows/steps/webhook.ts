@@ -1,7 +1,9 @@
-// WEBHOOK: an HTTP request to the workflow's URL with placeholders filled, signed with the project's
-// secret. Network errors and 5xx are retried (3 attempts, the job runner's backoff); a 4xx, or a
-// failure after the last attempt, fails the execution.
+// WEBHOOK: an HTTP request to the workflow's URL with placeholders filled (and encoded where they
+// stand: src/webhooks/fill.ts), signed with the project's secret. Network errors and 5xx are retried
+// (3 attempts, the job runner's backoff); a 4xx, a failure no retry mends (a refused address, a value
+// that cannot be placed) or a failure after the last attempt fails the execution with its reason.
 import { renderPlain, type Scope } from '../../templates/render.js';
+import { fillHeaderValue, fillUrl } from '../../webhooks/fill.js';
 import { sendWebhook, WebhookError } from '../../webhooks/request.js';
 import { projectWebhookSecret } from '../../webhooks/secret.js';
 import { SIGNATURE_HEADER, signatureOf } from '../../webhooks/signature.js';
@@ -36,21 +38,26 @@ function defaultPayload({ graph, execution, contact }: StepInput) {
   };
 }
 
+/** The step's own headers, names lower-cased, values filled and encoded (src/webhooks/fill.ts). */
+function stepHeaders(headers: Record<string, string>, scope: Scope): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), fillHeaderValue(name, value, scope)]));
+}
+
 export const webhookStep: StepHandler = async (input) => {
   const { ctx, execution, step, scope, attempt } = input;
   const config = step.config as unknown as WebhookConfig;
-  const method = config.method ?? 'POST';
-  const body = method === 'GET' ? null : JSON.stringify(config.body === undefined ? defaultPayload(input) : renderJson(config.body, scope));
-  const originHeaders: Record<string, string> = {};
-  for (const [name, value] of Object.entries(config.headers ?? {})) originHeaders[name.toLowerCase()] = renderPlain(value, scope).replace(/[\r\n]/g, ' ');
-  const headers: Record<string, string> = {
-    'user-agent': 'Postmill-Webhook/1',
-    'x-postmill-delivery': `${execution.id}:${execution.seq}`,
-    [SIGNATURE_HEADER.toLowerCase()]: signatureOf(projectWebhookSecret(ctx, execution.projectId), body ?? '', ctx.clock.now()),
-    ...(body !== null ? { 'content-type': originHeaders['content-type'] ?? 'application/json' } : {}),
-  };
-  const url = renderPlain(config.url, scope);
+  let url = config.url;
   try {
+    url = fillUrl(config.url, scope).href;
+    const originHeaders = stepHeaders(config.headers ?? {}, scope);
+    const method = config.method ?? 'POST';
+    const body = method === 'GET' ? null : JSON.stringify(config.body === undefined ? defaultPayload(input) : renderJson(config.body, scope));
+    const headers: Record<string, string> = {
+      'user-agent': 'Postmill-Webhook/1',
+      'x-postmill-delivery': `${execution.id}:${execution.seq}`,
+      [SIGNATURE_HEADER.toLowerCase()]: signatureOf(projectWebhookSecret(ctx, execution.projectId), body ?? '', ctx.clock.now()),
+      ...(body !== null ? { 'content-type': originHeaders['content-type'] ?? 'application/json' } : {}),
+    };
     const res = await sendWebhook(
       { url, method, headers, originHeaders, body },
       { dns: ctx.dns, allowPrivate: ctx.config.webhooks.allowPrivate, timeoutMs: TIMEOUT_MS, maxRedirects: MAX_REDIRECTS },
