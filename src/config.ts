@@ -48,6 +48,8 @@ export interface Config {
   /** Optional content scanners for received mail: `host:port` or a unix socket path. */
   scanners: { spamd: string | null; clamd: string | null };
   rateLimit: { perMinute: number };
+  /** Sessions of the console: ended after this long without a request, and this long after sign-in whatever happens. */
+  console: { sessionIdleMinutes: number; sessionMaxDays: number };
   log: { level: LogLevel };
   /** Enables POST /_test/clock (with adminToken) to move the daemon's clock forward. Tests only. */
   testHooks: boolean;
@@ -94,6 +96,8 @@ const KEYS: { path: string; env: string; kind: Kind; def: unknown; oneOf?: strin
   { path: 'scanners.clamd', env: 'POSTMILL_SCANNERS_CLAMD', kind: 'nullableString', def: null },
   { path: 'webhooks.allowPrivate', env: 'POSTMILL_WEBHOOKS_ALLOW_PRIVATE', kind: 'boolean', def: false },
   { path: 'rateLimit.perMinute', env: 'POSTMILL_RATE_LIMIT_PER_MINUTE', kind: 'count', def: 1000 },
+  { path: 'console.sessionIdleMinutes', env: 'POSTMILL_CONSOLE_SESSION_IDLE_MINUTES', kind: 'count', def: 720, min: 1 },
+  { path: 'console.sessionMaxDays', env: 'POSTMILL_CONSOLE_SESSION_MAX_DAYS', kind: 'count', def: 14, min: 1 },
   { path: 'log.level', env: 'POSTMILL_LOG_LEVEL', kind: 'string', def: 'info', oneOf: ['debug', 'info', 'warn', 'error'] },
   { path: 'testHooks', env: 'POSTMILL_TEST_HOOKS', kind: 'boolean', def: false },
 ];
