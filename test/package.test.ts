@@ -21,7 +21,7 @@ test.before(async () => {
 });
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('the single executable runs without Node.js on the PATH: ready line, /health, a send delivered, inbound mail, a count on the reader thread, project list --json', async () => {
+test('the single executable runs without Node.js on the PATH: ready line, /health, a send delivered, inbound mail, a count on the reader thread, project list --json, the console', async () => {
   // No node on the PATH: the executable carries its own runtime, addon, workers, schemas and migrations.
   const env = await startMailEnv({ daemon: { executable, env: { PATH: '/nonexistent' } } });
   try {
@@ -53,6 +53,14 @@ test('the single executable runs without Node.js on the PATH: ready line, /healt
     // The allocator addon is embedded too, written beside the store and loaded: no warning at start.
     assert.ok(readdirSync(join(d.dataDir, 'store', 'native')).some((f) => /^allocator-[0-9a-f]{16}\.node$/.test(f)));
     assert.not.match(d.stderr(), /allocator addon/);
+    // The console is embedded too: its page and the script it names.
+    const page = await fetch(`${d.url}/app/`);
+    assert.is(page.status, 200);
+    const script = /src="(\/app\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
+    assert.ok(script, 'the page names its script');
+    const js = await fetch(d.url + script!);
+    assert.is(js.status, 200);
+    assert.match(js.headers.get('content-type') ?? '', /javascript/);
     assert.is(await d.stop(), 0);
   } finally {
     await env.close();
