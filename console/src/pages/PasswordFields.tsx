@@ -9,7 +9,7 @@ export function usePasswordFields(label = 'New password') {
     <>
       <label>
         {label}
-        <input type="password" autoComplete="new-password" required minLength={12} maxLength={1024} value={first} onChange={(e) => setFirst(e.target.value)} />
+        <input type="password" autoComplete="new-password" required maxLength={1024} value={first} onChange={(e) => setFirst(e.target.value)} />
       </label>
       <label>
         Repeat the password

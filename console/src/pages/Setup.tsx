@@ -27,8 +27,9 @@ export function SetupPage() {
   });
   const setup = useMutation({
     mutationFn: () => api('POST', '/auth/setup', { token, password, ...(link.data?.email === null ? { email } : {}) }),
-    onSuccess: async () => {
-      await queries.invalidateQueries({ queryKey: ME });
+    onSuccess: () => {
+      // forget the signed-out answer: the shell asks again before it decides anything
+      queries.removeQueries({ queryKey: ME });
       navigate('/', { replace: true });
     },
   });

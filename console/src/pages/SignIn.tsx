@@ -13,8 +13,9 @@ export function SignInPage() {
   const queries = useQueryClient();
   const signIn = useMutation({
     mutationFn: () => api('POST', '/auth/login', { email, password }),
-    onSuccess: async () => {
-      await queries.invalidateQueries({ queryKey: ME });
+    onSuccess: () => {
+      // forget the signed-out answer: the shell asks again before it decides anything
+      queries.removeQueries({ queryKey: ME });
       navigate(from, { replace: true });
     },
   });
