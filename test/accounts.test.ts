@@ -98,7 +98,6 @@ test('session requests act in the project of X-Postmill-Project; another project
   assert.is(foreign.body.error.code, 'FORBIDDEN');
   assert.is((await d.request('GET', '/contacts', undefined, as(d, s, 'no-such-project'))).status, 403);
   assert.is((await d.request('GET', '/contacts', undefined, as(d, s, null))).status, 400, 'a session names its project');
-  // the project's rate limit headers come with session answers too (the limit is off here: none)
   const track = await d.request('POST', '/v1/track', { email: 'x1@rcpt.test', event: 'seen' }, as(d, s, d.project.id));
   assert.is(track.status, 401);
   assert.is(track.body.error.code, 'INVALID_API_KEY');

@@ -3,6 +3,7 @@
 import { gzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { as, makeUser, signIn } from './helpers/console-session.js';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 
 let d: TestDaemon;
@@ -77,6 +78,15 @@ test('assets: hashed names, cached for a year, gzip when asked; the first page s
     gzipped += gzipSync(bytes, { level: 9 }).length;
   }
   assert.ok(gzipped < 300 * 1024, `the first page loads ${gzipped} bytes of gzipped JavaScript`);
+});
+
+test("session requests count against the project's rate limit, with the key's requests", async () => {
+  makeUser(d, 'limits@example.test', { id: d.project.id, role: 'MEMBER' });
+  const s = await signIn(d, 'limits@example.test');
+  const bySession = await d.request('GET', '/contacts', undefined, as(d, s, d.project.id));
+  assert.is(bySession.headers.get('ratelimit-limit'), '1000');
+  const byKey = await d.request('GET', '/contacts');
+  assert.is(Number(byKey.headers.get('ratelimit-remaining')), Number(bySession.headers.get('ratelimit-remaining')) - 1, 'one budget for both');
 });
 
 test.run();
