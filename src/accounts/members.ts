@@ -5,10 +5,8 @@ import { ApiError, conflict, notFound } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { issueLink, setupUrl, signInUrl } from './links.js';
 import type { Role } from './roles.js';
-import { countOwners, deleteMembership, findUserByEmail, getMember, insertUser, listMembers, putMembership, setMemberRole, type Member } from './store.js';
+import { countOwners, deleteMembership, findUserByEmail, getMember, insertUser, putMembership, setMemberRole, type Member } from './store.js';
 import { userEmail } from './users.js';
-
-export { listMembers };
 
 export interface Invitation {
   member: Member;

@@ -39,10 +39,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-/** A hash no password matches, made once: an unknown email costs the same scrypt as a known one. */
+/** A hash no password matches: an unknown email costs the same scrypt as a known one. */
 let decoy: Promise<string> | null = null;
+/** Makes the decoy ahead (at start), so not even the first unknown email takes longer than a known one. */
+export const prepareDecoy = (): Promise<string> => (decoy ??= hashPassword(randomBytes(32).toString('hex')));
+
 export async function verifyAgainstDecoy(password: string): Promise<false> {
-  await verifyPassword(password, await (decoy ??= hashPassword(randomBytes(32).toString('hex'))));
+  await verifyPassword(password, await prepareDecoy());
   return false;
 }
 

@@ -11,11 +11,12 @@ import { validate } from '../http/validate.js';
 import { describe } from '../openapi/describe.js';
 import { clearedCookie, sessionCookie } from './cookie.js';
 import { sendInvitation } from './invitation.js';
-import { changeRole, inviteMember, listMembers, removeMember } from './members.js';
+import { changeRole, inviteMember, removeMember } from './members.js';
 import type { Role } from './roles.js';
+import { prepareDecoy } from './passwords.js';
 import { endSession, sessionPolicy } from './sessions.js';
 import { changePassword, inspectLink, signIn, useSetupLink, type SignedIn } from './sign-in.js';
-import { membershipsOf, type Member } from './store.js';
+import { listMembers, membershipsOf, type Member } from './store.js';
 import { LoginThrottle } from './throttle.js';
 
 const presentMember = (m: Member) => ({ ...m, createdAt: iso(m.createdAt) });
@@ -24,6 +25,7 @@ export function accountRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const policy = sessionPolicy(app.config);
   const throttle = new LoginThrottle(app.clock);
+  void prepareDecoy();
   const deps = { db: app.db, clock: app.clock, policy, throttle };
   const addressOf = clientAddressOf(app.config.http.trustProxy);
   const address = (ctx: ApiContext) => addressOf(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For'));
