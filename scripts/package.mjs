@@ -2,7 +2,7 @@
 // Builds the single executable (Node's single executable applications): the app bundled into one
 // CommonJS script by esbuild, with the worker-thread scripts, request and response schemas, SQL
 // migrations and the native addon (better-sqlite3's) embedded as assets
-// (src/runtime/assets.sea.ts reads them), injected into a copy of this machine's node binary.
+// (src/runtime/assets.sea.ts reads them), with the built console (dist/console/app), injected into a copy of this machine's node binary.
 //
 //   node scripts/package.mjs [OUTPUT]     default dist/postmill-<platform>-<arch>
 import { build } from 'esbuild';
@@ -67,6 +67,12 @@ try {
     folders[folder] = readdirSync(join(root, folder)).filter((f) => /\.(json|sql)$/.test(f));
     for (const file of folders[folder]) assets[`${folder}/${file}`] = join(root, folder, file);
   }
+  // the built console (npm run build), served at /app/
+  const app = join(root, 'dist', 'console', 'app');
+  if (!existsSync(join(app, 'index.html'))) throw new Error('the console is not built: run `npm run build`, then package again');
+  folders['dist/console/app/assets'] = readdirSync(join(app, 'assets'));
+  for (const file of folders['dist/console/app/assets']) assets[`dist/console/app/assets/${file}`] = join(app, 'assets', file);
+  assets['dist/console/app/index.html'] = join(app, 'index.html');
   writeFileSync(join(work, 'folders.json'), JSON.stringify(folders));
   assets['folders.json'] = join(work, 'folders.json');
   assets['package.json'] = join(root, 'package.json');

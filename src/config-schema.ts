@@ -159,6 +159,10 @@ export const CONFIG_SCHEMA: ConfigGroup = group({
   rateLimit: group({
     perMinute: leaf('POSTMILL_RATE_LIMIT_PER_MINUTE', 'integer', 1000, 'API requests per rolling minute per project; 0 turns the limit off', count()),
   }),
+  console: group({
+    sessionIdleMinutes: leaf('POSTMILL_CONSOLE_SESSION_IDLE_MINUTES', 'integer', 720, 'a console session ends after this many minutes without a request', count(1)),
+    sessionMaxDays: leaf('POSTMILL_CONSOLE_SESSION_MAX_DAYS', 'integer', 14, 'a console session ends this many days after sign-in, whatever happens', count(1)),
+  }),
   log: group({
     level: leaf('POSTMILL_LOG_LEVEL', 'string', 'info', 'debug, info, warn or error (JSON lines on stderr)', { enum: ['debug', 'info', 'warn', 'error'] }),
   }),

@@ -50,6 +50,8 @@ export interface Config {
   /** Optional content scanners for received mail: `host:port` or a unix socket path. */
   scanners: { spamd: string | null; clamd: string | null };
   rateLimit: { perMinute: number };
+  /** Sessions of the console: ended after this long without a request, and this long after sign-in whatever happens. */
+  console: { sessionIdleMinutes: number; sessionMaxDays: number };
   log: { level: LogLevel };
   /** Enables POST /_test/clock (with adminToken) to move the daemon's clock forward. Tests only. */
   testHooks: boolean;

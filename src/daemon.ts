@@ -16,6 +16,7 @@ import { startSubmission, type SubmissionListener } from './submission/listener.
 import { createDelivery } from './mail/outbound/deliver.js';
 import { cachingDns } from './dns/cache.js';
 import { ensureDefaultProject, type ProjectKeys } from './projects/service.js';
+import { issueLink, setupUrl } from './accounts/links.js';
 import { startCheckpointer } from './store/checkpointer.js';
 import { configureV8 } from './runtime/v8-settings.js';
 import { openStore, storeFile } from './store/db.js';
@@ -30,6 +31,8 @@ export interface Daemon {
   submission: string | null;
   /** Keys of the `default` project when this start created it (shown once). */
   createdProject: ProjectKeys | null;
+  /** With them, the one-time link that makes the project's first OWNER (shown once). */
+  ownerSetupUrl: string | null;
   stop(): Promise<void>;
 }
 
@@ -43,7 +46,11 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   loadSchemas();
   observeDaemon(ctx);
 
-  const createdProject = ensureDefaultProject(db, clock);
+  // the default project and the link of its first owner, together or not at all
+  const created = db.transaction(() => {
+    const project = ensureDefaultProject(db, clock);
+    return project ? { project, ownerToken: issueLink(db, clock, 'owner', { projectId: project.id }) } : null;
+  })();
   const runner = new JobRunner(ctx.jobs, clock, log);
   for (const module of MODULES) {
     module.jobs?.(runner, ctx);
@@ -96,7 +103,8 @@ export async function startDaemon(config: Config): Promise<Daemon> {
       http,
       smtp: listener.address,
       submission: submitter?.address ?? null,
-      createdProject,
+      createdProject: created?.project ?? null,
+      ownerSetupUrl: created ? setupUrl(config.publicUrl, created.ownerToken) : null,
       stop: async () => {
         // Everything within the contract's 10 seconds: what is unfinished at the deadline stays queued.
         const deadline = Date.now() + 8_000;

@@ -1,4 +1,5 @@
 // The composition root's list: every resource's routes, jobs, usage reports, reactors and activity sources, in one place.
+import { accountRoutes } from './accounts/routes.js';
 import { activityRoutes } from './activity/routes.js';
 import { campaignJobs } from './campaigns/jobs.js';
 import { campaignRoutes } from './campaigns/routes.js';
@@ -32,6 +33,7 @@ import { workflowTriggers } from './workflows/triggers.js';
 import { workflowUsage } from './workflows/usage.js';
 
 export const MODULES: Module[] = [
+  { routes: accountRoutes },
   { routes: contactRoutes },
   { routes: importRoutes, jobs: importJobs },
   { routes: bulkRoutes, jobs: bulkJobs },

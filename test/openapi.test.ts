@@ -79,7 +79,13 @@ test('every route mounted in the Koa app is in GET /openapi.json, with the schem
     for (const name of Object.keys(schemas)) ajv.getSchema(`openapi#/components/schemas/${name}`);
     // The request bodies are the very schemas the routes validate with.
     assert.equal(doc.paths['/v1/send'].post.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/send' });
-    assert.equal(doc.paths['/v1/send'].post.security, [{ secretKey: [] }], 'the key kind comes from the guard');
+    assert.equal(doc.paths['/v1/send'].post.security, [{ secretKey: [] }, { session: ['MEMBER'] }], 'the key kind and the least role come from the guard');
+    assert.equal(doc.paths['/domains'].post.security, [{ secretKey: [] }, { session: ['ADMIN'] }]);
+    assert.equal(doc.paths['/members'].get.security, [{ secretKey: [] }, { session: ['OWNER'] }]);
+    assert.is(doc.paths['/members'].get['x-postmill-role'], 'OWNER');
+    assert.equal(doc.paths['/users/@me/projects/{id}/regenerate-keys'].post.security, [{ adminToken: [] }, { secretKey: [] }, { session: ['ADMIN'] }]);
+    assert.equal(doc.paths['/auth/me'].get.security, [{ session: [] }]);
+    assert.equal(doc.paths['/auth/login'].post.security, []);
     assert.equal(doc.paths['/v1/track'].post.security, [{ publicKey: [] }]);
     assert.ok(doc.paths['/v1/send'].post.parameters.some((p: Json) => p.name === 'Idempotency-Key'));
     assert.equal(doc.paths['/metrics'].get.security, [{ adminToken: [] }]);

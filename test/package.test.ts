@@ -21,7 +21,7 @@ test.before(async () => {
 });
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('the single executable runs without Node.js on the PATH: ready line, /health, a send delivered, inbound mail, a count on the reader thread, project list --json', async () => {
+test('the single executable runs without Node.js on the PATH: ready line, /health, a send delivered, inbound mail, a count on the reader thread, project list --json, the console', async () => {
   // No node on the PATH: the executable carries its own runtime, addon, workers, schemas and migrations.
   const env = await startMailEnv({ daemon: { executable, env: { PATH: '/nonexistent' } } });
   try {
@@ -61,6 +61,14 @@ test('the single executable runs without Node.js on the PATH: ready line, /healt
     await d.restart();
     assert.is((await d.request('GET', '/health', undefined, { key: null })).body.status, 'ok');
     assert.ok(readFileSync(join(native, addon)).equals(genuine), 'the embedded bytes again');
+    // The console is embedded too: its page and the script it names.
+    const page = await fetch(`${d.url}/app/`);
+    assert.is(page.status, 200);
+    const script = /src="(\/app\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
+    assert.ok(script, 'the page names its script');
+    const js = await fetch(d.url + script!);
+    assert.is(js.status, 200);
+    assert.match(js.headers.get('content-type') ?? '', /javascript/);
     assert.is(await d.stop(), 0);
   } finally {
     await env.close();

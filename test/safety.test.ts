@@ -28,6 +28,8 @@ test.before(async () => {
   ids.campaignId = campaign.body.data.id;
   const segment = await d.request('POST', '/segments', { name: 'a-only', type: 'STATIC' }, { key: a.secretKey });
   ids.segmentId = segment.body.id;
+  const member = await d.request('POST', '/members', { email: 'a-only-member@iso.test', role: 'ADMIN' }, { key: a.secretKey });
+  ids.userId = member.body.member.userId;
   await d.request('POST', `/segments/${ids.segmentId}/members`, { emails: ['owned-by-a@iso.test'] }, { key: a.secretKey });
   const bulk = await d.request('POST', '/contacts/bulk-subscribe', { contactIds: [ids.contactId] }, { key: a.secretKey });
   ids.bulkJobId = bulk.body.jobId;

@@ -6,8 +6,9 @@ import { DOCTOR } from './doctor.js';
 import { commandHelp, COMMON_OPTIONS, overview } from './help.js';
 import { PROJECT_COMMANDS } from './project.js';
 import { SERVE } from './serve.js';
+import { USER_COMMANDS } from './user.js';
 
-export const COMMANDS: Command[] = [SERVE, ...PROJECT_COMMANDS, ...BACKUP_COMMANDS, DOCTOR];
+export const COMMANDS: Command[] = [SERVE, ...PROJECT_COMMANDS, ...USER_COMMANDS, ...BACKUP_COMMANDS, DOCTOR];
 
 const parseOptions = (specs: Record<string, OptionSpec>) => Object.fromEntries(Object.entries(specs).map(([name, o]) => [name, { type: o.type }]));
 

@@ -43,8 +43,9 @@ export const SERVE: Command = {
     if (created) {
       print(
         input,
-        { project: created },
-        `Created project "${created.name}" (${created.id}). Its keys are shown only this once:\n  public key: ${created.publicKey}\n  secret key: ${created.secretKey}`,
+        { project: created, setupUrl: daemon.ownerSetupUrl },
+        `Created project "${created.name}" (${created.id}). Its keys are shown only this once:\n  public key: ${created.publicKey}\n  secret key: ${created.secretKey}\n` +
+          `Open this link within 24 hours to become its owner in the console (it works once):\n  ${daemon.ownerSetupUrl}`,
       );
     }
     const submission = daemon.submission ? { submission: daemon.submission } : {};

@@ -11,9 +11,10 @@ import { listProjectDomains, type Domain } from './store.js';
 
 export function domainRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
-  const secret = guards.key('secret');
+  // Sender domains are an ADMIN's business (a MEMBER sends from them, but does not add or remove them).
+  const secret = guards.key('secret', { role: 'ADMIN' });
   // A GET, but the check stores its outcome (status, record flags): a write for a disabled project.
-  const secretWrite = guards.key('secret', { access: 'write' });
+  const secretWrite = guards.key('secret', { access: 'write', role: 'ADMIN' });
   const present = (d: Domain) => presentDomain(d, app.config.hostname);
 
   router.post('/domains', describe({ summary: 'Register a sender domain', body: 'domain-create', answers: { 201: 'Domain' } }), secret, async (ctx) => {

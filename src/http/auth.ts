@@ -6,7 +6,7 @@ import { findKeyOwner } from '../projects/store.js';
 import type { Db } from '../store/db.js';
 import type { ApiState } from './state.js';
 
-const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Whether a route changes data: by its method, unless the route says otherwise (a read sent as POST, a check that stores its outcome). */
 export type Access = 'read' | 'write' | 'by-method';
@@ -38,6 +38,8 @@ export function requireKey(db: Db, kind: KeyKind, access: Access = 'by-method'):
     }
     ctx.state.project = owner.project;
     ctx.state.keyKind = owner.kind;
+    // a secret key acts with every right in its project
+    if (owner.kind === 'secret') ctx.state.role = 'OWNER';
     await next();
   };
 }

@@ -1,21 +1,40 @@
 import compose from 'koa-compose';
 import type { Middleware } from 'koa';
+import type { Role } from '../accounts/roles.js';
 import type { Ctx } from '../context.js';
 import { markGuard } from '../openapi/describe.js';
 import type { KeyKind } from '../projects/keys.js';
+import { isAdminRequest } from './admin.js';
 import { requireKey, type Access } from './auth.js';
 import { idempotency } from './idempotency.js';
 import { admitRequest } from './admission.js';
 import { jsonBody, MB } from './json-body.js';
+import { bySession, requireSessionRole, requireUser } from './session-auth.js';
 import { projectOf, type ApiState } from './state.js';
+
+export interface KeyOptions {
+  bodyLimit?: number;
+  idempotent?: boolean;
+  heavyOver?: number;
+  access?: Access;
+  json?: boolean;
+  /** The least role a signed-in user needs (secret routes; default MEMBER). A secret key has every role. */
+  role?: Role;
+  /** The configured admin token passes too, for any project (the route then has no project of its own). */
+  adminToken?: boolean;
+}
 
 export interface Guards {
   /**
-   * Key check, then the project's rate limit, then the JSON body (read only for authenticated callers).
+   * Key or session check, then the project's rate limit, then the JSON body (read only for
+   * authenticated callers). Secret routes take a secret key or a console session whose user has
+   * `role` in the project of X-Postmill-Project; public routes take only the public key.
    * `access` overrides the method's verdict on whether the route writes (what a disabled project may
    * not do); `json: false` leaves the body unread for a route that reads its own (the CSV upload).
    */
-  key(kind: KeyKind, opts?: { bodyLimit?: number; idempotent?: boolean; heavyOver?: number; access?: Access; json?: boolean }): Middleware<ApiState>;
+  key(kind: KeyKind, opts?: KeyOptions): Middleware<ApiState>;
+  /** A signed-in user of the console, in no particular project (the /auth routes), then a small JSON body. */
+  session(): Middleware<ApiState>;
 }
 
 export function createGuards(ctx: Ctx): Guards {
@@ -24,22 +43,34 @@ export function createGuards(ctx: Ctx): Guards {
     c.set(admitRequest(ctx.admission, projectOf(c).id));
     await next();
   };
-  const keyChecks = new Map<string, Middleware<ApiState>>();
-  const keyCheck = (kind: KeyKind, access: Access) => {
-    const id = `${kind}:${access}`;
-    return keyChecks.get(id) ?? keyChecks.set(id, requireKey(ctx.db, kind, access)).get(id)!;
-  };
+  const memo = <T>(cache: Map<string, T>, id: string, make: () => T): T => cache.get(id) ?? cache.set(id, make()).get(id)!;
+  const checks = new Map<string, Middleware<ApiState>>();
+  const deps = { db: ctx.db, clock: ctx.clock, config: ctx.config };
+  /** Public routes: the public key. Secret routes: the secret key, or a session (cookie, and no Authorization header). */
+  const authCheck = (kind: KeyKind, access: Access, role: Role) =>
+    memo(checks, `${kind}:${access}:${role}`, () => {
+      const byKey = requireKey(ctx.db, kind, access);
+      if (kind === 'public') return byKey;
+      const bySessionRole = requireSessionRole(deps, role, access);
+      return (c, next) => (bySession(c) ? bySessionRole(c, next) : byKey(c, next));
+    });
   const idem = idempotency(ctx.db, ctx.clock);
-  const bodies = new Map<number, Middleware<ApiState>>();
-  const body = (size: number) => bodies.get(size) ?? bodies.set(size, jsonBody(size)).get(size)!;
+  const bodies = new Map<string, Middleware<ApiState>>();
+  const body = (size: number) => memo(bodies, String(size), () => jsonBody(size));
   return {
     key: (kind, opts = {}) => {
       const bodyLimit = opts.bodyLimit ?? MB;
+      const role = opts.role ?? 'MEMBER';
       const reader = opts.heavyOver ? jsonBody(bodyLimit, { over: opts.heavyOver, gate: ctx.admission.heavy }) : body(bodyLimit);
-      const chain = [keyCheck(kind, opts.access ?? 'by-method'), limit];
+      const chain = [authCheck(kind, opts.access ?? 'by-method', role), limit];
       if (opts.json !== false) chain.push(reader);
       if (opts.idempotent) chain.push(idem);
-      return markGuard(compose(chain), { kind, idempotent: !!opts.idempotent });
+      const guarded = compose(chain);
+      const guard: Middleware<ApiState> = opts.adminToken
+        ? (c, next) => (isAdminRequest(ctx.config.adminToken, c.get('Authorization')) ? next() : guarded(c, next))
+        : guarded;
+      return markGuard(guard, { kind, idempotent: !!opts.idempotent, role: kind === 'secret' ? role : null, adminToken: !!opts.adminToken });
     },
+    session: () => markGuard(compose([requireUser(deps), body(16 * 1024)]), { kind: 'session', idempotent: false, role: null, adminToken: false }),
   };
 }

@@ -1,12 +1,20 @@
 import type { ParameterizedContext } from 'koa';
+import type { Role } from '../accounts/roles.js';
 import type { KeyKind } from '../projects/keys.js';
 import type { Project } from '../projects/store.js';
 
 export interface ApiState {
   requestId: string;
-  /** Set by the key middleware on authenticated routes. */
+  /** Set by the key or session middleware on authenticated routes. */
   project?: Project;
+  /** The key kind; a session acts with a secret key's rights (within its role). */
   keyKind?: KeyKind;
+  /** What the caller may do in the project: a secret key is OWNER, a session has its user's role. */
+  role?: Role;
+  /** The signed-in user of a session request. */
+  user?: { id: string; email: string };
+  /** The session of a session request: the hash that names it, and its CSRF token. */
+  session?: { hash: string; csrfToken: string };
   /** Set by the body middleware: the parsed JSON body, `undefined` when the request had none. */
   body?: unknown;
   /** Set instead of `body` for a heavy body (see HeavyBodies): the bytes, for a thread to parse. */

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import type { Role } from '../accounts/roles.js';
 import type { KeyKind } from '../projects/keys.js';
 
 /** A success answer: a response schema of schema/responses/ by its `$id`, a media type, or null for no body. */
@@ -18,10 +19,10 @@ export interface RouteDoc {
   summary: string;
   description?: string;
   /**
-   * Routes behind `guards.key` are documented with that key kind by themselves; others name how
-   * they authenticate (default `none`).
+   * Routes behind `guards.key` or `guards.session` are documented with what they take by themselves;
+   * others name how they authenticate (default `none`).
    */
-  auth?: 'none' | 'admin' | 'admin-or-secret';
+  auth?: 'none' | 'admin';
   /**
    * The request schema (schema/<name>.json, the one the route validates with) of its JSON body, or
    * the file of a multipart upload.
@@ -39,10 +40,14 @@ const GUARD = Symbol('key guard');
 type Described = Middleware & { [DOC]?: RouteDoc };
 type Guarded = Middleware & { [GUARD]?: KeyGuard };
 
-/** What a key guard checks, read by the OpenAPI document. */
+/** What a key guard checks, read by the OpenAPI document: the key kind (or a session alone), and the least role of a signed-in user. */
 export interface KeyGuard {
-  kind: KeyKind;
+  kind: KeyKind | 'session';
   idempotent: boolean;
+  /** Secret routes: the least role a session's user needs (a secret key has them all). */
+  role: Role | null;
+  /** The admin token passes too. */
+  adminToken: boolean;
 }
 
 /** The route's description, as a middleware that only passes the request on. */

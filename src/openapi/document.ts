@@ -66,13 +66,17 @@ function responseSchemas(): Map<string, Json> {
   return new Map(schemas.map((s) => [String(s.$id), s]));
 }
 
-const SECURITY: Record<string, Json[]> = {
-  public: [{ publicKey: [] }],
-  secret: [{ secretKey: [] }],
-  admin: [{ adminToken: [] }],
-  'admin-or-secret': [{ adminToken: [] }, { secretKey: [] }],
-  none: [],
-};
+/**
+ * What a route takes. A secret route also takes a console session, whose requirement lists the least
+ * role its user needs (OpenAPI 3.1 lets a requirement of any scheme type list role names).
+ */
+function security(route: MountedRoute): Json[] {
+  const guard = route.guard;
+  if (!guard) return route.doc?.auth === 'admin' ? [{ adminToken: [] }] : [];
+  if (guard.kind === 'public') return [{ publicKey: [] }];
+  if (guard.kind === 'session') return [{ session: [] }];
+  return [...(guard.adminToken ? [{ adminToken: [] }] : []), { secretKey: [] }, { session: [guard.role] }];
+}
 
 const ERROR_ANSWER = {
   description: 'The error envelope; a few create routes answer a missing required field with the flat {error}',
@@ -119,7 +123,8 @@ function operation(route: MountedRoute): Json {
     summary: doc.summary,
     ...(doc.description ? { description: doc.description } : {}),
     tags: [tag],
-    security: SECURITY[route.guard?.kind ?? doc.auth ?? 'none'],
+    security: security(route),
+    ...(route.guard?.role ? { 'x-postmill-role': route.guard.role } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(doc.body ? { requestBody: requestBody(doc.body) } : {}),
     responses: { ...Object.fromEntries(answers), default: ERROR_ANSWER },
@@ -151,6 +156,13 @@ export function openApiDocument(routers: Router<ApiState>[], serverUrl: string |
         secretKey: { type: 'http', scheme: 'bearer', description: "A project's secret key (sk_...)" },
         publicKey: { type: 'http', scheme: 'bearer', description: "A project's public key (pk_...): only POST /v1/track" },
         adminToken: { type: 'http', scheme: 'bearer', description: 'The adminToken of the configuration' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'postmill_session',
+          description:
+            "A console session (POST /auth/login). Project routes name their project in X-Postmill-Project and need the user's role there (the requirement lists the least role: MEMBER < ADMIN < OWNER); a request other than GET or HEAD also needs X-Postmill-CSRF (the session's csrfToken) and an Origin or Referer of this daemon.",
+        },
       },
     },
   };

@@ -16,6 +16,10 @@ export function readAsset(path: string): string {
   return getAsset(path, 'utf8');
 }
 
+export function readAssetBytes(path: string): Buffer {
+  return Buffer.from(getAsset(path));
+}
+
 export function listAssets(dir: string): string[] {
   folders ??= JSON.parse(getAsset('folders.json', 'utf8')) as Record<string, string[]>;
   return folders[dir] ?? [];

@@ -25,6 +25,11 @@ export function readAsset(path: string): string {
   return readFileSync(join(packageRoot, path), 'utf8');
 }
 
+/** A file by its path in the package, as bytes (the built console's files). */
+export function readAssetBytes(path: string): Buffer {
+  return readFileSync(join(packageRoot, path));
+}
+
 /** The names of the files in a package folder. */
 export function listAssets(dir: string): string[] {
   return readdirSync(join(packageRoot, dir));

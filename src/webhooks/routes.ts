@@ -9,7 +9,8 @@ import { rotatedWebhookSettings, webhookSettings } from './secret.js';
 /** The project's webhook signing secret, where whoever builds a WEBHOOK step looks for it: secret key only. */
 export function webhookSettingsRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
-  const secret = guards.key('secret');
+  // settings are ADMIN's: a MEMBER who builds workflows asks one for the secret
+  const secret = guards.key('secret', { role: 'ADMIN' });
 
   router.get(
     '/settings/webhooks',

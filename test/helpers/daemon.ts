@@ -39,6 +39,8 @@ export interface TestDaemon {
   configFile: string;
   /** The `default` project created at first start. */
   project: Keys;
+  /** The one-time link of the default project's first owner, printed beside its keys. */
+  ownerSetupUrl: string;
   request<T = any>(method: string, path: string, body?: unknown, opts?: RequestOptions): Promise<Reply<T>>;
   /** Runs the CLI against this daemon's store with --json and answers its parsed output. */
   cli<T = any>(...args: string[]): T;
@@ -70,6 +72,7 @@ interface Started {
   smtp: string;
   submission: string | null;
   project: Keys | null;
+  ownerSetupUrl: string | null;
   stderr: string[];
 }
 
@@ -86,17 +89,19 @@ function launch(configFile: string, env: Record<string, string>, opts: DaemonOpt
   child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
   return new Promise((resolveStart, reject) => {
     let project: Keys | null = null;
+    let ownerSetupUrl: string | null = null;
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error('daemon did not get ready in 10 s: ' + stderr.join('')));
     }, 10_000);
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
-      const msg = JSON.parse(line) as { project?: Keys; ready?: boolean; http?: string; smtp?: string; submission?: string };
+      const msg = JSON.parse(line) as { project?: Keys; setupUrl?: string; ready?: boolean; http?: string; smtp?: string; submission?: string };
       if (msg.project) project = msg.project;
+      if (msg.setupUrl) ownerSetupUrl = msg.setupUrl;
       if (msg.ready) {
         clearTimeout(timer);
-        resolveStart({ child, url: msg.http!, smtp: msg.smtp!, submission: msg.submission ?? null, project, stderr });
+        resolveStart({ child, url: msg.http!, smtp: msg.smtp!, submission: msg.submission ?? null, project, ownerSetupUrl, stderr });
       }
     });
     child.once('exit', (code) => {
@@ -127,6 +132,7 @@ export async function startTestDaemon(opts: DaemonOptions = {}): Promise<TestDae
   const env = opts.env ?? {};
   let started = await launch(configFile, env, opts);
   const project = started.project!;
+  const ownerSetupUrl = started.ownerSetupUrl!;
   // Every answer a suite receives is checked against the daemon's own OpenAPI document.
   let checker: Promise<ResponseCheck> | null = null;
   const checkAnswer = () => (checker ??= fetch(`${started.url}/openapi.json`).then(async (r) => responseChecker((await r.json()) as Record<string, unknown>)));
@@ -147,6 +153,7 @@ export async function startTestDaemon(opts: DaemonOptions = {}): Promise<TestDae
     dataDir,
     configFile,
     project,
+    ownerSetupUrl,
     async request(method, path, body, o = {}) {
       const headers: Record<string, string> = { ...o.headers };
       const key = o.key === undefined ? project.secretKey : o.key;

@@ -1,0 +1,117 @@
+// The console's routes: sign-in and setup-link pages, then everything behind a session inside the
+// shell, built from the route table (pages.tsx).
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createBrowserRouter, Navigate, NavLink, Outlet, RouterProvider, useLocation, type RouteObject } from 'react-router';
+import { AccountPage } from './pages/Account';
+import { SetupPage } from './pages/Setup';
+import { SignInPage } from './pages/SignIn';
+import { navigationFor, PAGES, pagesOpenTo, type PageRoute, type Section } from './pages';
+import { Page } from './page';
+import { SessionProvider, useMe, useSession } from './session';
+import { Shell } from './Shell';
+
+/** A page behind its role: the server refuses the rest anyway; this says so instead of failing calls. */
+function RoleGate({ page }: { page: PageRoute }) {
+  const { project } = useSession();
+  const siblings = pagesOpenTo(project?.role).filter((p) => p.section === page.section && p.path.includes('/'));
+  if (!pagesOpenTo(project?.role).includes(page)) {
+    return (
+      <Page title="Not allowed">
+        <p>
+          {page.label} needs the {page.role} role in this project{project ? `; yours is ${project.role}` : ''}.
+        </p>
+      </Page>
+    );
+  }
+  return (
+    <>
+      {siblings.length > 1 && (
+        <nav aria-label={page.section} className="subnav">
+          <ul>
+            {siblings.map((p) => (
+              <li key={p.path}>
+                <NavLink to={`/${p.path}`}>{p.label}</NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
+      {page.element}
+    </>
+  );
+}
+
+/** `/settings` and the like: the section's first page the role opens. */
+function SectionIndex({ section }: { section: Section }) {
+  const { project } = useSession();
+  const first = pagesOpenTo(project?.role).find((p) => p.section === section);
+  return first ? <Navigate to={`/${first.path}`} replace /> : <NotFound />;
+}
+
+function Home() {
+  const { project } = useSession();
+  const first = navigationFor(project?.role)[0];
+  return <Navigate to={first ? `/${first.path}` : '/account'} replace />;
+}
+
+function NotFound() {
+  return (
+    <Page title="Page not found">
+      <p>
+        There is no such page. <NavLink to="/">Go to the start</NavLink>.
+      </p>
+    </Page>
+  );
+}
+
+/** Everything behind a session: the sign-in page for whoever has none. */
+function SignedIn() {
+  const me = useMe();
+  const location = useLocation();
+  if (me.isPending) return <p role="status">Loading…</p>;
+  if (me.isError) return <p role="alert">The console cannot reach the server: {me.error.message}</p>;
+  if (!me.data) return <Navigate to="/sign-in" replace state={{ from: location.pathname }} />;
+  return (
+    <SessionProvider me={me.data}>
+      <Outlet />
+    </SessionProvider>
+  );
+}
+
+const sectionIndexes: RouteObject[] = [...new Set(PAGES.filter((p) => p.path.includes('/')).map((p) => p.section))].map((section) => ({
+  path: PAGES.find((p) => p.section === section)!.path.split('/')[0]!,
+  element: <SectionIndex section={section} />,
+}));
+
+const router = createBrowserRouter(
+  [
+    { path: '/sign-in', element: <SignInPage /> },
+    { path: '/setup', element: <SetupPage /> },
+    {
+      element: <SignedIn />,
+      children: [
+        {
+          element: <Shell />,
+          children: [
+            { index: true, element: <Home /> },
+            { path: 'account', element: <AccountPage /> },
+            ...sectionIndexes,
+            ...PAGES.map((page) => ({ path: page.path, element: <RoleGate page={page} /> })),
+            { path: '*', element: <NotFound /> },
+          ],
+        },
+      ],
+    },
+  ],
+  { basename: '/app' },
+);
+
+const queries = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: true } } });
+
+export function App() {
+  return (
+    <QueryClientProvider client={queries}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,58 @@
+// The console's one way to the daemon: the same REST API as every client, with the session cookie,
+// the project in X-Postmill-Project and, for writes, the session's CSRF token. Errors carry the
+// message of the API's error envelope.
+
+export type Role = 'OWNER' | 'ADMIN' | 'MEMBER';
+
+export interface Me {
+  user: { id: string; email: string };
+  projects: { id: string; name: string; role: Role }[];
+  csrfToken: string;
+}
+
+/** A refusal of the API: its status, code and the message it gave. */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What every request carries besides the cookie: set by the session when it knows them. */
+const context: { csrfToken: string | null; projectId: string | null } = { csrfToken: null, projectId: null };
+
+export function setCredentials(csrfToken: string | null, projectId: string | null): void {
+  context.csrfToken = csrfToken;
+  context.projectId = projectId;
+}
+
+function messageOf(status: number, body: unknown): { code: string; message: string } {
+  const error = (body as { error?: unknown } | null)?.error;
+  if (error && typeof error === 'object') {
+    const e = error as { code?: string; message?: string; errors?: { field: string; message: string }[] };
+    const fields = e.errors?.map((f) => `${f.field}: ${f.message}`).join('; ');
+    return { code: e.code ?? 'ERROR', message: [e.message, fields].filter(Boolean).join(' — ') };
+  }
+  if (typeof error === 'string') return { code: 'ERROR', message: error };
+  return { code: 'ERROR', message: `The server answered ${status}` };
+}
+
+export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (context.projectId) headers['X-Postmill-Project'] = context.projectId;
+  if (context.csrfToken && method !== 'GET') headers['X-Postmill-CSRF'] = context.csrfToken;
+  const res = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? null : JSON.stringify(body) });
+  if (res.status === 204) return undefined as T;
+  const data: unknown = await res.json().catch(() => null);
+  if (!res.ok) {
+    const { code, message } = messageOf(res.status, data);
+    throw new ApiFailure(res.status, code, message);
+  }
+  return data as T;
+}
+
+export const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));

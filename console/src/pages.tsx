@@ -1,0 +1,36 @@
+// The route table: every page of the console with the navigation section it belongs to and the
+// least role that opens it (the server's rule for the routes the page calls). The navigation lists
+// only the sections that have a page the user's role opens; a page's section is one of the main
+// navigation's names (CONTRACT.md) and its link appears as its pages land.
+import type { ReactNode } from 'react';
+import type { Role } from './api';
+import { MembersPage } from './pages/Members';
+import { allows } from './roles';
+
+export type Section = 'Overview' | 'Contacts' | 'Messages' | 'Templates' | 'Campaigns' | 'Segments' | 'Workflows' | 'Domains' | 'Settings' | 'Outbox';
+
+/** The main navigation's order. */
+export const SECTIONS: Section[] = ['Overview', 'Contacts', 'Messages', 'Templates', 'Campaigns', 'Segments', 'Workflows', 'Domains', 'Settings', 'Outbox'];
+
+export interface PageRoute {
+  /** Under /app/, without a leading slash. */
+  path: string;
+  section: Section;
+  /** Its name in the section's own navigation, where a section has several pages. */
+  label: string;
+  role: Role;
+  element: ReactNode;
+}
+
+export const PAGES: PageRoute[] = [{ path: 'settings/members', section: 'Settings', label: 'Members', role: 'OWNER', element: <MembersPage /> }];
+
+export const pagesOpenTo = (role: Role | undefined): PageRoute[] => PAGES.filter((p) => allows(role, p.role));
+
+/** The main navigation for a role: each section with its first page the role opens. */
+export function navigationFor(role: Role | undefined): { section: Section; path: string }[] {
+  const open = pagesOpenTo(role);
+  return SECTIONS.flatMap((section) => {
+    const first = open.find((p) => p.section === section);
+    return first ? [{ section, path: first.path }] : [];
+  });
+}

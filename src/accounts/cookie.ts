@@ -1,0 +1,10 @@
+// The session cookie, written by hand: Koa's cookie writer refuses `Secure` on a plain connection,
+// which is what the daemon sees behind a TLS proxy (publicUrl https).
+export const SESSION_COOKIE = 'postmill_session';
+
+const secure = (publicUrl: string | null) => (publicUrl?.startsWith('https:') ? '; Secure' : '');
+
+export const sessionCookie = (token: string, maxAgeMs: number, publicUrl: string | null) =>
+  `${SESSION_COOKIE}=${token}; Path=/; Max-Age=${Math.floor(maxAgeMs / 1000)}; HttpOnly; SameSite=Strict${secure(publicUrl)}`;
+
+export const clearedCookie = (publicUrl: string | null) => `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict${secure(publicUrl)}`;
