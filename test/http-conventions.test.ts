@@ -54,6 +54,32 @@ test('malformed JSON and bodies over 1 MB are 400 in the envelope', async () => 
   assertEnvelope(huge.body, 400, 'BAD_REQUEST');
 });
 
+test('a client still sending an oversized body reads the 400, declared or chunked, never a reset connection', async () => {
+  // three projects of four requests: the limit here is five a minute per project
+  const projects = ['oversized-1', 'oversized-2', 'oversized-3'].map((name) => d.createProject(name));
+  const body = JSON.stringify({ email: 'h@y.test', data: { x: 'a'.repeat(3 * 1024 * 1024) } });
+  const chunked = () =>
+    new ReadableStream({
+      start(controller) {
+        for (let at = 0; at < body.length; at += 64 * 1024) controller.enqueue(new TextEncoder().encode(body.slice(at, at + 64 * 1024)));
+        controller.close();
+      },
+    });
+  const send = (streamed: boolean, key: string) =>
+    fetch(`${d.url}/contacts`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: streamed ? chunked() : body,
+      ...(streamed ? { duplex: 'half' } : {}),
+    } as RequestInit).then(async (r) => ({ status: r.status, body: await r.json() }));
+  // many at once: the answer goes out while bodies are still arriving
+  const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => send(i % 2 === 0, projects[i % 3]!.secretKey)));
+  for (const answer of answers) {
+    assert.is(answer.status, 400);
+    assertEnvelope(answer.body, 400, 'BAD_REQUEST');
+  }
+});
+
 test('rate limit: headers on every answer, 429 with Retry-After past the limit, per project', async () => {
   const p = d.createProject('limited');
   const other = d.createProject('unlimited');

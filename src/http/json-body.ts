@@ -14,6 +14,20 @@ const tooLarge = (limit: number) =>
     suggestion: 'Send a smaller body',
   });
 
+/**
+ * Of a refused body, this much more is read and thrown away before the answer: a client still
+ * sending (fetch, curl) then reads the 400 instead of a connection reset. Past it the connection is
+ * closed under the client: nobody is owed the reading of gigabytes.
+ */
+const DRAIN_BYTES = 8 * MB;
+
+/** Reads what is left of a refused body, up to DRAIN_BYTES, and throws the refusal. */
+async function refuseOversized(req: AsyncIterable<Buffer>, limit: number): Promise<never> {
+  let discarded = 0;
+  for await (const chunk of req) if ((discarded += chunk.length) > DRAIN_BYTES) break;
+  throw tooLarge(limit);
+}
+
 /** Large bodies of a route that can parse them off the main thread. */
 export interface HeavyBodies {
   /** Bodies over this many bytes are heavy. */
@@ -61,7 +75,8 @@ export function jsonBody(limit: number, heavy?: HeavyBodies): Middleware<ApiStat
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limit) {
       ctx.set('Connection', 'close');
-      throw tooLarge(limit);
+      if (declared - limit > DRAIN_BYTES) throw tooLarge(limit);
+      await refuseOversized(ctx.req, limit);
     }
     let release: (() => void) | null = null;
     const takeTurn = async () => {
@@ -71,13 +86,21 @@ export function jsonBody(limit: number, heavy?: HeavyBodies): Middleware<ApiStat
       if (heavy && declared > heavy.over) await takeTurn();
       // only a heavy body, already in its turn, gets its whole declared length at once
       const body = new BodyBytes(heavy && declared > heavy.over ? declared : 0);
+      // one iterator over the request: past the limit its chunks are only counted, then dropped
+      let over = false;
+      let discarded = 0;
       for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-        if (body.size + chunk.length > limit) {
-          ctx.set('Connection', 'close');
-          throw tooLarge(limit);
+        if (!over && body.size + chunk.length <= limit) {
+          body.add(chunk);
+          if (heavy && !release && body.size > heavy.over) await takeTurn();
+          continue;
         }
-        body.add(chunk);
-        if (heavy && !release && body.size > heavy.over) await takeTurn();
+        over = true;
+        if ((discarded += chunk.length) > DRAIN_BYTES) break;
+      }
+      if (over) {
+        ctx.set('Connection', 'close');
+        throw tooLarge(limit);
       }
       const bytes = body.bytes();
       if (release) ctx.state.rawBody = bytes;
