@@ -10,9 +10,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MAIN } from './helpers/daemon.js';
 import { verifyDkim } from './helpers/dkim-verify.js';
-import { eventsNamed, eventually, startMailEnv } from './helpers/mail-env.js';
+import { ADMIN, eventsNamed, eventually, startMailEnv } from './helpers/mail-env.js';
 
 const root = resolve(MAIN, '..', '..');
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 const dir = mkdtempSync(join(tmpdir(), 'postmill-package-'));
 const executable = join(dir, 'postmill');
 
@@ -26,7 +27,10 @@ test('the single executable runs without Node.js on the PATH: ready line, /healt
   const env = await startMailEnv({ daemon: { executable, env: { PATH: '/nonexistent' } } });
   try {
     const d = env.daemon;
-    assert.is((await d.request('GET', '/health', undefined, { key: null })).body.status, 'ok');
+    assert.equal((await d.request('GET', '/health', undefined, { key: null })).body, { status: 'ok' });
+    // The version comes from the package.json embedded in the executable.
+    assert.equal((await d.request('GET', '/health', undefined, { key: ADMIN })).body, { status: 'ok', version });
+    assert.match((await d.request('GET', '/metrics', undefined, { key: ADMIN })).body, `\npostmill_build_info{version="${version}"} 1\n`);
     await env.verifySender('acme.test');
     env.routeToSink('rcpt.test');
     const sent = await d.request('POST', '/v1/send', { to: 'ann@rcpt.test', from: 'hello@acme.test', subject: 'From the executable', body: '<p>hi</p>' });
@@ -67,11 +71,16 @@ test('the single executable runs without Node.js on the PATH: ready line, /healt
   }
 });
 
-test('the executable answers --help and exits 2 on wrong use, like node dist/main.js', () => {
+test('the executable answers --help and --version and exits 2 on wrong use, like node dist/main.js', () => {
   const help = spawnSync(executable, ['doctor', '--help'], { env: { PATH: '/nonexistent' } });
   assert.is(help.status, 0);
   assert.match(help.stdout.toString(), 'usage: postmill doctor');
   assert.is(help.stderr.toString(), '', 'no warnings of the runtime');
+  const shown = spawnSync(executable, ['--version'], { env: { PATH: '/nonexistent' } });
+  assert.is(shown.status, 0);
+  assert.is(shown.stdout.toString(), `${version}\n`);
+  assert.is(shown.stderr.toString(), '');
+  assert.equal(JSON.parse(spawnSync(executable, ['--version', '--json']).stdout.toString()), { version });
   assert.is(spawnSync(executable, ['nope']).status, 2);
 });
 
