@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
-import { BACKUP_COMMANDS } from './backup.js';
 import { postmillVersion } from '../runtime/version.js';
+import { BACKUP_COMMANDS } from './backup.js';
 import { CommandFailed, print, UsageError, type Command, type OptionSpec } from './command.js';
 import { DOCTOR } from './doctor.js';
 import { commandHelp, COMMON_OPTIONS, overview } from './help.js';
