@@ -42,5 +42,14 @@ export const conflict = (message: string, details?: Record<string, unknown>) =>
 export const fieldPath = (segments: string[]): string =>
   segments.map((s) => (s.length > 100 ? s.slice(0, 100) + '…' : s)).join('.');
 
-export const validationFailed = (errors: FieldError[], message = 'The request body is not valid') =>
+/** Field errors named in a 422's default message: clients that show only the message (SDKs) still say what to fix. */
+const NAMED_FIELD_ERRORS = 3;
+
+function invalidBodyMessage(errors: FieldError[]): string {
+  const named = errors.slice(0, NAMED_FIELD_ERRORS).map((e) => (e.field ? `${e.field}: ${e.message}` : e.message));
+  const more = errors.length > NAMED_FIELD_ERRORS ? ` (and ${errors.length - NAMED_FIELD_ERRORS} more in error.errors)` : '';
+  return `The request body is not valid: ${named.join('; ')}${more}`;
+}
+
+export const validationFailed = (errors: FieldError[], message = invalidBodyMessage(errors)) =>
   new ApiError(422, 'VALIDATION_ERROR', message, { errors });

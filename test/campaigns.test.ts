@@ -296,12 +296,58 @@ campaigns('counters follow opens, clicks, bounces and complaints of each recipie
       clickedCount: 1,
       bouncedCount: 1,
       complainedCount: 1,
+      unsubscribedCount: 0,
       openRate: 33.33,
       clickRate: 33.33,
       bounceRate: 33.33,
       deliveryRate: 100,
+      unsubscribeRate: 0,
     },
   });
+});
+
+campaigns("unsubscribes through a campaign's emails are counted once each (one-click, manage page, mailto); others are not", async () => {
+  const { key, domain } = await project();
+  const readers = ['click@readers.test', 'manage@readers.test', 'mailto@readers.test', 'elsewhere@readers.test', 'stays@readers.test'];
+  await contacts(key, readers.map((email) => ({ email })));
+  const c = await create(key, { ...base, body: '<p>Hi <a href="{{manageUrl}}">Preferences</a></p>' });
+  await d.request('POST', `/campaigns/${c.id}/send`, {}, key);
+  await until(key, c.id, (x) => x.deliveredCount === 5, 'delivered');
+  const listUnsubscribe = (rcpt: string) => header(mailTo(rcpt).at(-1)!.raw, 'List-Unsubscribe');
+  const unsubscribePath = (rcpt: string) => new URL(/<(http[^>]+)>/.exec(listUnsubscribe(rcpt))![1]!).pathname;
+  const oneClick = (path: string) => fetch(d.url + path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+  const subscribed = async (email: string) => (await d.request('POST', '/contacts/lookup', { emails: [email] }, key)).body.found[0].subscribed as boolean;
+
+  // One-click, twice, and again after subscribing once more: one unsubscribe of this email.
+  const clickPath = unsubscribePath('click@readers.test');
+  assert.is((await oneClick(clickPath)).status, 200);
+  assert.is((await oneClick(clickPath)).status, 200);
+  await d.request('PATCH', `/contacts/${(await d.request('POST', '/contacts/lookup', { emails: ['click@readers.test'] }, key)).body.found[0].id}`, { subscribed: true }, key);
+  assert.is((await oneClick(clickPath)).status, 200);
+  // The manage page of the campaign's email.
+  const html = String((await simpleParser(mailTo('manage@readers.test')[0]!.raw)).html);
+  const manage = new URL(/href="([^"]+\/m\/[^"]+)"/.exec(html)![1]!).pathname;
+  const managed = await fetch(d.url + manage, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'subscribed=false' });
+  assert.is(managed.status, 200);
+  // The mailto fallback, through the inbound listener.
+  const [, mailbox, subject] = /<mailto:([^?>]+)\?subject=([^>]+)>/.exec(listUnsubscribe('mailto@readers.test'))!;
+  assert.is(mailbox, `unsubscribe@bounces.${domain}`);
+  await smtpSend(d.smtpPort, 'mailto@readers.test', [mailbox!], `From: mailto@readers.test\r\nTo: ${mailbox}\r\nSubject: ${subject}\r\n\r\nunsubscribe\r\n`);
+  await eventually(async () => !(await subscribed('mailto@readers.test')), 8000, 'the mailto unsubscribe');
+  // An unsubscribe through another email (a marketing send) is that email's, not the campaign's.
+  const template = await d.request('POST', '/templates', { name: 'Other', subject: 'Other', body: '<p>x</p>', from: base.from, type: 'MARKETING' }, key);
+  const before = mailTo('elsewhere@readers.test').length;
+  assert.is((await d.request('POST', '/v1/send', { to: 'elsewhere@readers.test', template: template.body.id }, key)).status, 200);
+  await eventually(async () => mailTo('elsewhere@readers.test').length > before, 8000, 'the other email');
+  assert.is((await oneClick(unsubscribePath('elsewhere@readers.test'))).status, 200);
+  assert.is(await subscribed('elsewhere@readers.test'), false);
+
+  const campaign = await until(key, c.id, (x) => x.unsubscribedCount === 3, 'three unsubscribes counted');
+  assert.is(campaign.deliveredCount, 5);
+  const stats = (await d.request('GET', `/campaigns/${c.id}/stats`, undefined, key)).body.data;
+  assert.is(stats.unsubscribedCount, 3);
+  assert.is(stats.unsubscribeRate, 60);
+  assert.is(await subscribed('stays@readers.test'), true);
 });
 
 campaigns('SEGMENT (static and dynamic) and FILTERED audiences; a segment a scheduled campaign uses cannot be deleted', async () => {

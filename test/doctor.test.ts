@@ -1,6 +1,8 @@
+import { createSocket } from 'node:dgram';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCli } from './helpers/cli.js';
+import { startDnsServer } from './helpers/dns-server.js';
 import { startMailEnv, type MailEnv } from './helpers/mail-env.js';
 import { startNtpServer, type TestNtpServer } from './helpers/ntp-server.js';
 
@@ -19,6 +21,7 @@ test.before(async () => {
   ntp = await startNtpServer();
   // What a correct install has: the MX of the probe domain answers on delivery.port, the host name
   // and its address name each other, the sender domain's records are published.
+  env.dns.set('.', 'NS', ['a.root-servers.test', 'b.root-servers.test']);
   env.routeToSink('probe.test');
   env.dns.set('mx.postmill.test', 'A', ['127.0.0.1']);
   env.dns.set('1.0.0.127.in-addr.arpa', 'PTR', ['mx.postmill.test']);
@@ -47,9 +50,10 @@ test('a correct install passes every check and exits 0', async () => {
   assert.is(r.status, 0);
   assert.equal(
     r.checks.map((c) => c.name),
-    ['outbound-smtp', 'reverse-dns', 'domain acme.test', 'public-url', 'clock'],
+    ['dns', 'outbound-smtp', 'reverse-dns', 'domain acme.test', 'public-url', 'clock'],
   );
   assert.ok(r.checks.every((c) => Object.keys(c).sort().join() === 'detail,fix,name,ok' && c.fix === null));
+  assert.match(r.byName('dns').detail, `${env.dns.address} answers (2 root name servers)`);
   assert.match(r.byName('outbound-smtp').detail, '220');
   assert.match(r.byName('reverse-dns').detail, '127.0.0.1 <-> mx.postmill.test');
 });
@@ -83,6 +87,59 @@ test('what a new install gets wrong: each failure says how to fix it, and the ex
   }
 });
 
+test('DNS that does not answer: the dns check says so, the checks that look names up are not checked, nothing suggests --probe-domain', async () => {
+  // A resolver that never replies (a bound socket that reads and says nothing), a port where nothing
+  // listens, and a DNS server that answers but resolves nothing of the Internet (no root zone).
+  const silent = createSocket('udp4');
+  await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
+  const closed = createSocket('udp4');
+  await new Promise<void>((resolve) => closed.bind(0, '127.0.0.1', resolve));
+  const closedPort = closed.address().port;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  const isolated = await startDnsServer();
+  const ntpByName = `time.postmill.test:${ntp.address.split(':')[1]}`;
+  try {
+    const cases = [
+      { servers: `127.0.0.1:${silent.address().port}`, says: `DNS does not answer: no reply from 127.0.0.1:${silent.address().port} (ETIMEOUT)` },
+      { servers: `127.0.0.1:${closedPort}`, says: `DNS does not answer: no reply from 127.0.0.1:${closedPort} (ECONNREFUSED)` },
+      { servers: isolated.address, says: `DNS does not answer for the Internet: ${isolated.address} answered ENOTFOUND` },
+    ];
+    for (const c of cases) {
+      const started = Date.now();
+      const r = await runCli(['doctor', '--json', '--config', env.daemon.configFile, '--probe-domain', 'probe.test', '--ntp-server', ntpByName], {
+        POSTMILL_PUBLIC_URL: env.daemon.url,
+        POSTMILL_DNS_SERVERS: c.servers,
+      });
+      assert.is(r.status, 1, r.stderr);
+      const checks = (JSON.parse(r.stdout) as { checks: Check[] }).checks;
+      const byName = Object.fromEntries(checks.map((check) => [check.name, check]));
+      assert.equal(Object.keys(byName), ['dns', 'outbound-smtp', 'reverse-dns', 'domain acme.test', 'public-url', 'clock']);
+      assert.is(byName.dns!.ok, false);
+      assert.match(byName.dns!.detail, c.says);
+      assert.match(byName.dns!.fix!, 'dns.servers');
+      for (const name of ['outbound-smtp', 'reverse-dns', 'domain acme.test', 'clock']) {
+        assert.equal(byName[name], { name, ok: false, detail: 'not checked: DNS does not answer (see the dns check)', fix: 'Fix the dns check first, then run the doctor again' });
+      }
+      assert.ok(byName['public-url']!.ok, 'what needs no DNS of dns.servers is still checked');
+      assert.not.match(r.stdout, 'probe-domain');
+      assert.ok(Date.now() - started < 12_000, `answered in ${Date.now() - started} ms`);
+    }
+    // The relay is reached through the system's resolver: relay mode still checks it.
+    const relay = await runCli(['doctor', '--json', '--config', env.daemon.configFile, '--ntp-server', ntp.address], {
+      POSTMILL_PUBLIC_URL: env.daemon.url,
+      POSTMILL_DNS_SERVERS: isolated.address,
+      POSTMILL_DELIVERY_MODE: 'relay',
+      POSTMILL_DELIVERY_RELAY: `smtp://127.0.0.1:${env.sink.port}`,
+    });
+    const relayChecks = (JSON.parse(relay.stdout) as { checks: Check[] }).checks;
+    assert.ok(relayChecks.find((c) => c.name === 'outbound-smtp')!.ok, relay.stdout);
+    assert.ok(relayChecks.find((c) => c.name === 'clock')!.ok, 'an NTP server given by address needs no DNS');
+  } finally {
+    silent.close();
+    await isolated.close();
+  }
+});
+
 test('relay mode checks the relay instead of port 25; the human output names each check', async () => {
   const relay = await doctor({ POSTMILL_DELIVERY_MODE: 'relay', POSTMILL_DELIVERY_RELAY: `smtp://127.0.0.1:${env.sink.port}` });
   assert.ok(relay.byName('outbound-smtp').ok);
@@ -91,7 +148,7 @@ test('relay mode checks the relay instead of port 25; the human output names eac
     POSTMILL_PUBLIC_URL: env.daemon.url,
   });
   assert.is(human.status, 0, human.stdout + human.stderr);
-  for (const name of ['outbound-smtp', 'reverse-dns', 'domain acme.test', 'public-url', 'clock']) assert.match(human.stdout, `ok    ${name}:`);
+  for (const name of ['dns', 'outbound-smtp', 'reverse-dns', 'domain acme.test', 'public-url', 'clock']) assert.match(human.stdout, `ok    ${name}:`);
 });
 
 test.run();

@@ -261,6 +261,33 @@ test("GET /domains/project/{projectId}: the key's own project only, verified and
   assert.is((await d.request('GET', `/domains/project/${p.id}`, undefined, { key: p.publicKey })).status, 401, 'secret key only');
 });
 
+test("GET /domains: the key's project's domains, exactly as /domains/project/{projectId} lists them", async () => {
+  const a = d.createProject('short-list-a');
+  const b = d.createProject('short-list-b');
+  await env.verifySender('short-verified.example.test', a);
+  await registered('short-pending.example.test', a.secretKey);
+  await registered('short-b.example.test', b.secretKey);
+  for (const [project, domains] of [
+    [a, ['short-verified.example.test', 'short-pending.example.test']],
+    [b, ['short-b.example.test']],
+  ] as const) {
+    const short = await d.request('GET', '/domains', undefined, { key: project.secretKey });
+    assert.is(short.status, 200, JSON.stringify(short.body));
+    assert.equal(short.body, (await d.request('GET', `/domains/project/${project.id}`, undefined, { key: project.secretKey })).body);
+    assert.equal(
+      short.body.data.map((x: { domain: string }) => x.domain),
+      domains,
+    );
+  }
+  const empty = d.createProject('short-list-empty');
+  assert.equal((await d.request('GET', '/domains', undefined, { key: empty.secretKey })).body, { data: [] });
+  const refused = await d.request('GET', '/domains', undefined, { key: a.publicKey });
+  assert.is(refused.status, 401, 'secret key only');
+  assert.is(refused.body.error.code, 'INVALID_API_KEY');
+  d.cli('project', 'disable', a.id);
+  assert.is((await d.request('GET', '/domains', undefined, { key: a.secretKey })).status, 200, 'a read: a disabled project still lists');
+});
+
 test("DELETE /domains/{id}: 204, then 404; another project's domain is 404 on every route", async () => {
   const created = await env.verifySender('delete-me.example.test');
   const foreign = await registered('foreign.example.test', other.secretKey);

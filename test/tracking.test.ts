@@ -1,7 +1,11 @@
+import Database from 'better-sqlite3';
 import nodemailer from 'nodemailer';
+import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { storeFile } from '../src/store/db.js';
+import { signToken } from '../src/tracking/tokens.js';
 import { eventsNamed, eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
 
 let env: MailEnv;
@@ -112,6 +116,59 @@ test('unsubscribe: GET only confirms, RFC 8058 one-click POST unsubscribes (200)
   const bad = await fetch(`${env.daemon.url}${unsub.slice(0, -3)}xyz`, { method: 'POST' });
   assert.is(bad.status, 404);
   assert.is((await env.daemon.request('GET', `/contacts/${contactId}`)).body.subscribed, true, 'a tampered token changes nothing');
+});
+
+test("the subscription pages name the sender: the email's from name, else its domain; a link of no email names the project", async () => {
+  const pages = async (unsubscribePath: string) => {
+    const confirm = await env.daemon.request('GET', unsubscribePath, undefined, { key: null });
+    const done = await (await fetch(env.daemon.url + unsubscribePath, { method: 'POST', body: 'List-Unsubscribe=One-Click' })).text();
+    const resubscribe = path(/href="([^"]+\/s\/[^"]+)"/.exec(done)![1]!);
+    const confirmAgain = await env.daemon.request('GET', resubscribe, undefined, { key: null });
+    const subscribed = await (await fetch(env.daemon.url + resubscribe, { method: 'POST' })).text();
+    return { confirm: confirm.body as string, done, confirmAgain: confirmAgain.body as string, subscribed };
+  };
+  const unsubscribePathOf = (parsed: ParsedMail) => path(/<(http[^>]+\/u\/[^>]+)>/.exec(rawHeader(parsed, 'list-unsubscribe'))![1]!);
+
+  // The template's sender has no display name: its domain.
+  const plain = await pages(unsubscribePathOf((await newsletter('plain@rcpt.test')).parsed));
+  assert.match(plain.confirm, '<title>Unsubscribe from sender.test</title>');
+  assert.match(plain.confirm, 'Stop sending email from <strong>sender.test</strong> to <strong>p****@rcpt.test</strong>?');
+  assert.match(plain.done, 'will no longer receive emails from <strong>sender.test</strong>.');
+  assert.match(plain.confirmAgain, 'Start sending email from <strong>sender.test</strong> to');
+  assert.match(plain.subscribed, 'will receive emails from <strong>sender.test</strong> again.');
+
+  // A display name, escaped as text.
+  const before = env.sink.messages.length;
+  const named = await env.daemon.request('POST', '/v1/send', {
+    to: 'named@rcpt.test',
+    template: templateId,
+    subscribed: true,
+    from: { name: 'Acme <News> & Co', email: 'news@sender.test' },
+    body: '<p><a href="{{unsubscribeUrl}}">Unsubscribe</a> <a href="{{manageUrl}}">Preferences</a></p>',
+  });
+  assert.is(named.status, 200, JSON.stringify(named.body));
+  const parsed = await simpleParser((await env.sink.waitFor(before + 1, 8000))[before]!.raw);
+  const fromName = await pages(unsubscribePathOf(parsed));
+  for (const page of Object.values(fromName)) assert.match(page, '<strong>Acme &lt;News&gt; &amp; Co</strong>');
+
+  // The manage page of the same email.
+  const manage = path(/href="([^"]+\/m\/[^"]+)"/.exec(String(parsed.html))![1]!);
+  const managed = await env.daemon.request('GET', manage, undefined, { key: null });
+  assert.match(managed.body, 'is currently <strong>subscribed</strong> to emails from <strong>Acme &lt;News&gt; &amp; Co</strong>');
+
+  // A link made outside any email (a webhook's {{unsubscribeUrl}}) carries no email: the project's name.
+  const shop = env.daemon.createProject('Shop & Co');
+  const contact = await env.daemon.request('POST', '/contacts', { email: 'hooked@rcpt.test' }, { key: shop.secretKey });
+  const db = new Database(storeFile(join(env.daemon.dataDir, 'store')));
+  db.pragma('busy_timeout = 5000');
+  let token: string;
+  try {
+    token = signToken({ db }, { kind: 'unsubscribe', projectId: shop.id, contactId: contact.body.id });
+  } finally {
+    db.close();
+  }
+  const hooked = await env.daemon.request('GET', `/u/${token}`, undefined, { key: null });
+  assert.match(hooked.body, 'Stop sending email from <strong>Shop &amp; Co</strong>');
 });
 
 test('the List-Unsubscribe mailto fallback unsubscribes through the inbound listener', async () => {

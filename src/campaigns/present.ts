@@ -2,7 +2,7 @@ import { iso, isoOrNull } from '../clock.js';
 import type { Campaign } from './store.js';
 
 
-/** The Campaign resource as the API answers it: the spec's fields, plus complaints and skipped suppressed addresses. */
+/** The Campaign resource as the API answers it: the spec's fields, plus complaints, unsubscribes and skipped suppressed addresses. */
 export const presentCampaign = (c: Campaign) => ({
   id: c.id,
   name: c.name,
@@ -25,6 +25,7 @@ export const presentCampaign = (c: Campaign) => ({
   clickedCount: c.clickedCount,
   bouncedCount: c.bouncedCount,
   complainedCount: c.complainedCount,
+  unsubscribedCount: c.unsubscribedCount,
   suppressedCount: c.suppressedCount,
   projectId: c.projectId,
   sentAt: isoOrNull(c.sentAt),

@@ -93,6 +93,7 @@ const blankCampaign = (projectId: string, now: number): Omit<Campaign, keyof Cam
   clickedCount: 0,
   bouncedCount: 0,
   complainedCount: 0,
+  unsubscribedCount: 0,
   suppressedCount: 0,
   createdAt: now,
   updatedAt: now,
@@ -216,7 +217,7 @@ export async function testCampaign(ctx: Ctx, projectId: string, id: string, emai
 
 const rate = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);
 
-/** Counters as the triggers keep them; rates in percent (opens and clicks of delivered mail, bounces and deliveries of sent mail). */
+/** Counters as the triggers keep them; rates in percent (opens, clicks and unsubscribes of delivered mail, bounces and deliveries of sent mail). */
 export function campaignStats(campaign: Campaign) {
   return {
     totalRecipients: campaign.totalRecipients,
@@ -226,9 +227,11 @@ export function campaignStats(campaign: Campaign) {
     clickedCount: campaign.clickedCount,
     bouncedCount: campaign.bouncedCount,
     complainedCount: campaign.complainedCount,
+    unsubscribedCount: campaign.unsubscribedCount,
     openRate: rate(campaign.openedCount, campaign.deliveredCount),
     clickRate: rate(campaign.clickedCount, campaign.deliveredCount),
     bounceRate: rate(campaign.bouncedCount, campaign.sentCount),
     deliveryRate: rate(campaign.deliveredCount, campaign.sentCount),
+    unsubscribeRate: rate(campaign.unsubscribedCount, campaign.deliveredCount),
   };
 }

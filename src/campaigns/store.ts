@@ -16,6 +16,8 @@ export interface CampaignCounters {
   clickedCount: number;
   bouncedCount: number;
   complainedCount: number;
+  /** Recipients who unsubscribed through this campaign's emails, once each (080_campaign_unsubscribes.sql). */
+  unsubscribedCount: number;
   suppressedCount: number;
 }
 
@@ -65,6 +67,7 @@ interface CampaignRow {
   clicked_count: number;
   bounced_count: number;
   complained_count: number;
+  unsubscribed_count: number;
   suppressed_count: number;
   created_at: number;
   updated_at: number;
@@ -98,6 +101,7 @@ const toCampaign = (r: CampaignRow): Campaign => ({
   clickedCount: r.clicked_count,
   bouncedCount: r.bounced_count,
   complainedCount: r.complained_count,
+  unsubscribedCount: r.unsubscribed_count,
   suppressedCount: r.suppressed_count,
   createdAt: r.created_at,
   updatedAt: r.updated_at,

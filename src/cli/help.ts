@@ -5,6 +5,7 @@ export const COMMON_OPTIONS: Record<string, OptionSpec> = {
   config: { type: 'string', value: 'FILE', help: 'the JSON configuration file (environment variables win over it)' },
   json: { type: 'boolean', help: 'machine-readable output on stdout, nothing else on stdout' },
   help: { type: 'boolean', help: 'show this help' },
+  version: { type: 'boolean', help: 'print the version and exit (with --json: {"version"})' },
 };
 
 const usageLine = (c: Command) =>
@@ -27,6 +28,7 @@ export function overview(commands: Command[]): string {
   const width = Math.max(...commands.map((c) => [...c.words, ...c.args].join(' ').length));
   return [
     'usage: postmill <command> [--config FILE] [--json] [--help]',
+    '       postmill --version [--json]',
     '',
     ...commands.map((c) => `  ${[...c.words, ...c.args].join(' ').padEnd(width)}   ${c.summary}`),
     '',

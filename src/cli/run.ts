@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
+import { postmillVersion } from '../runtime/version.js';
 import { BACKUP_COMMANDS } from './backup.js';
-import { CommandFailed, UsageError, type Command, type OptionSpec } from './command.js';
+import { CommandFailed, print, UsageError, type Command, type OptionSpec } from './command.js';
 import { DOCTOR } from './doctor.js';
 import { commandHelp, COMMON_OPTIONS, overview } from './help.js';
 import { PROJECT_COMMANDS } from './project.js';
@@ -51,6 +52,10 @@ async function dispatch(argv: string[]): Promise<number> {
   const { positionals } = parsed;
   // No option is declared `multiple`, so no value is an array.
   const values = parsed.values as Record<string, string | boolean | undefined>;
+  if (values.version) {
+    print({ json: values.json === true }, { version: postmillVersion() }, postmillVersion());
+    return 0;
+  }
   const found = findCommand(positionals);
   if (!found) {
     const partial = group(positionals);

@@ -8,6 +8,8 @@ export interface Check {
 
 export const passed = (name: string, detail: string): Check => ({ name, ok: true, detail, fix: null });
 export const failed = (name: string, detail: string, fix: string): Check => ({ name, ok: false, detail, fix });
+/** A check that needs DNS, while DNS does not answer: its own advice would point the wrong way. */
+export const notChecked = (name: string): Check => failed(name, 'not checked: DNS does not answer (see the dns check)', 'Fix the dns check first, then run the doctor again');
 
 /** `host`, `host:port`, `[v6]:port` or a bare IPv6 address. */
 export function hostAndPort(text: string, defaultPort: number): { host: string; port: number } {

@@ -74,7 +74,13 @@ async function viaMx(dns: Dns, probeDomain: string, port: number): Promise<Check
   }
 }
 
+const relayOf = (config: Config) => (config.delivery.mode === 'relay' ? config.delivery.relay : null);
+
+/** Whether the check looks up MX hosts through dns.servers (the relay is reached by the system's resolver). */
+export const outboundNeedsDns = (config: Config) => !relayOf(config);
+
 /** Outbound SMTP: port 25 to a real MX (mx mode), or the relay (relay mode). */
 export function checkOutbound(config: Config, dns: Dns, probeDomain: string): Promise<Check> {
-  return config.delivery.mode === 'relay' && config.delivery.relay ? viaRelay(config.delivery.relay) : viaMx(dns, probeDomain, config.delivery.port);
+  const relay = relayOf(config);
+  return relay ? viaRelay(relay) : viaMx(dns, probeDomain, config.delivery.port);
 }

@@ -1,10 +1,13 @@
+import { isIP } from 'node:net';
 import type { Config } from '../config.js';
 import { createDns } from '../dns/resolver.js';
+import { listAllDomains } from '../domains/store.js';
 import { openStore } from '../store/db.js';
-import type { Check } from './check.js';
+import { hostAndPort, notChecked, type Check } from './check.js';
 import { checkClock } from './clock.js';
+import { checkDns } from './dns.js';
 import { checkDomains } from './domains.js';
-import { checkOutbound } from './outbound.js';
+import { checkOutbound, outboundNeedsDns } from './outbound.js';
 import { checkPublicUrl } from './public-url.js';
 import { checkReverseDns } from './reverse-dns.js';
 
@@ -15,19 +18,28 @@ export interface DoctorOptions {
   ntpServer: string;
 }
 
-/** What a new install gets wrong, checked from this machine with its configuration and store. */
+/**
+ * What a new install gets wrong, checked from this machine with its configuration and store. DNS
+ * comes first: while it does not answer, the checks that look names up through it are reported as
+ * not checked rather than failing with advice that would send the operator the wrong way.
+ */
 export async function runDoctor(config: Config, options: DoctorOptions): Promise<Check[]> {
+  const dnsCheck = await checkDns(config.dns.servers);
   const dns = createDns(config.dns.servers);
   const db = openStore(config.dataDir);
+  const viaDns = (needed: boolean, names: string[], check: () => Promise<Check[]>): Promise<Check[]> =>
+    dnsCheck.ok || !needed ? check() : Promise.resolve(names.map(notChecked));
   try {
-    const [outbound, reverse, domains, publicUrl, clock] = await Promise.all([
-      checkOutbound(config, dns, options.probeDomain),
-      checkReverseDns(dns, config.hostname),
-      checkDomains(db, dns, config.hostname),
-      checkPublicUrl(config),
-      checkClock(dns, options.ntpServer),
+    const domainNames = listAllDomains(db).map((d) => `domain ${d.domain}`);
+    const checks = await Promise.all([
+      viaDns(outboundNeedsDns(config), ['outbound-smtp'], async () => [await checkOutbound(config, dns, options.probeDomain)]),
+      viaDns(true, ['reverse-dns'], async () => [await checkReverseDns(dns, config.hostname)]),
+      // no domains: nothing to look up, the check says so
+      viaDns(domainNames.length > 0, domainNames, () => checkDomains(db, dns, config.hostname)),
+      checkPublicUrl(config).then((c) => [c]),
+      viaDns(!isIP(hostAndPort(options.ntpServer, 123).host), ['clock'], async () => [await checkClock(dns, options.ntpServer)]),
     ]);
-    return [outbound, reverse, ...domains, publicUrl, clock];
+    return [dnsCheck, ...checks.flat()];
   } finally {
     db.close();
   }

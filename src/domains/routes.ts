@@ -23,10 +23,16 @@ export function domainRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     ctx.body = present(await registerDomain(app, projectOf(ctx).id, domain));
   });
 
+  const list = (projectId: string) => ({ data: listProjectDomains(app.db, projectId).map(present) });
+
+  router.get('/domains', describe({ summary: "The project's sender domains (as /domains/project/{projectId})", answers: { 200: 'DomainList' } }), secret, (ctx) => {
+    ctx.body = list(projectOf(ctx).id);
+  });
+
   router.get('/domains/project/:projectId', describe({ summary: 'Sender domains', answers: { 200: 'DomainList' } }), secret, (ctx) => {
     const project = projectOf(ctx);
     if (ctx.params.projectId !== project.id) throw notFound('Project');
-    ctx.body = { data: listProjectDomains(app.db, project.id).map(present) };
+    ctx.body = list(project.id);
   });
 
   router.get('/domains/:id/verify', describe({ summary: 'Check the DNS records now', answers: { 200: 'Domain' } }), secretWrite, async (ctx) => {

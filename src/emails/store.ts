@@ -255,6 +255,11 @@ export function markComplained(db: Db, emailId: string, now: number): boolean {
   return sql(db, 'UPDATE emails SET complained_at = ?, updated_at = ? WHERE id = ? AND complained_at IS NULL').run(now, now, emailId).changes === 1;
 }
 
+/** The contact unsubscribed through this email's links (first time only; a campaign counts it, 080_campaign_unsubscribes.sql). */
+export function markUnsubscribed(db: Db, projectId: string, emailId: string, now: number): void {
+  sql(db, 'UPDATE emails SET unsubscribed_at = ?, updated_at = ? WHERE project_id = ? AND id = ? AND unsubscribed_at IS NULL').run(now, now, projectId, emailId);
+}
+
 // Opens and clicks.
 /** The project of an email named by a signed token (the token carries only the email id). */
 export function projectOfEmail(db: Db, emailId: string): string | null {

@@ -8,6 +8,8 @@ function envelope(ctx: ApiContext, err: ApiError): void {
   for (const [name, value] of Object.entries(err.extra.headers ?? {})) ctx.set(name, value);
   ctx.body = {
     success: false,
+    // Beside the spec's `error.message`: SDKs of the reference platform read a top-level message.
+    message: err.message,
     error: {
       code: err.code,
       message: err.message,

@@ -3,6 +3,7 @@ import type { Ctx } from '../context.js';
 import { ApiError } from '../errors.js';
 import { describe } from '../openapi/describe.js';
 import { openApiDocument } from '../openapi/document.js';
+import { postmillVersion } from '../runtime/version.js';
 import { isAdminRequest } from './admin.js';
 import { invalidKey } from './auth.js';
 import type { ApiState } from './state.js';
@@ -12,9 +13,14 @@ export function systemRoutes(app: Ctx, routers: () => Router<ApiState>[]): Route
   const router = new Router<ApiState>();
   let document: string | null = null;
 
-  router.get('/health', describe({ summary: 'Liveness: answers while the daemon serves', answers: { 200: 'Health' } }), (ctx) => {
-    ctx.body = { status: 'ok' };
-  });
+  router.get(
+    '/health',
+    describe({ summary: 'Liveness: answers while the daemon serves', description: 'No key needed; with the adminToken the answer also names the version.', answers: { 200: 'Health' } }),
+    (ctx) => {
+      // The version tells an attacker which flaws to try: only the operator gets it.
+      ctx.body = isAdminRequest(app.config.adminToken, ctx.get('Authorization')) ? { status: 'ok', version: postmillVersion() } : { status: 'ok' };
+    },
+  );
 
   router.get('/openapi.json', describe({ summary: 'This OpenAPI 3.1 document', answers: { 200: { type: 'application/json' } } }), (ctx) => {
     document ??= JSON.stringify(openApiDocument(routers(), app.config.publicUrl));

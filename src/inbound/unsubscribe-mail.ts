@@ -1,6 +1,6 @@
 import type { Ctx } from '../context.js';
 import { UNSUBSCRIBE_LOCAL_PART } from '../messages/links.js';
-import { changeSubscription, contactOfToken } from '../tracking/service.js';
+import { changeSubscription, linkOfToken } from '../tracking/service.js';
 
 const TOKEN = /[A-Za-z0-9_-]{40,}/g;
 
@@ -19,9 +19,9 @@ export const isUnsubscribeAddress = (address: string) => address.toLowerCase().s
  */
 export function unsubscribeByMail(ctx: Ctx, projectId: string, raw: Buffer): boolean {
   for (const token of subjectOf(raw).match(TOKEN) ?? []) {
-    const contact = contactOfToken(ctx, token, ['unsubscribe']);
-    if (contact && contact.projectId === projectId) {
-      changeSubscription(ctx, contact, false);
+    const link = linkOfToken(ctx, token, ['unsubscribe']);
+    if (link && link.contact.projectId === projectId) {
+      changeSubscription(ctx, link, false);
       return true;
     }
   }

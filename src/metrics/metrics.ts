@@ -1,4 +1,5 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { postmillVersion } from '../runtime/version.js';
 
 /** Destination domains counted one by one; more are counted in the totals only (bounded memory). */
 const MAX_DOMAINS = 10_000;
@@ -52,6 +53,8 @@ export function createMetrics(): Metrics {
     },
   });
   const inbound = new Counter({ name: 'postmill_inbound_messages_total', help: 'Inbound messages by class', labelNames: ['class'], registers });
+  // The usual build-info gauge: constant 1, the version as a label (joins onto other series in queries).
+  new Gauge({ name: 'postmill_build_info', help: 'The running version of Postmill (always 1)', labelNames: ['version'], registers }).set({ version: postmillVersion() }, 1);
   const reads: (() => void)[] = [];
   return {
     registry,

@@ -6,6 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import { schemasOfRequests } from '../http/validate.js';
 import type { ApiState } from '../http/state.js';
 import { listAssets, readAsset } from '../runtime/assets.js';
+import { postmillVersion } from '../runtime/version.js';
 import { docOf, guardOf, type AnswerDoc, type KeyGuard, type RouteDoc, type UploadDoc } from './describe.js';
 
 type Json = Record<string, unknown>;
@@ -140,12 +141,11 @@ export function openApiDocument(routers: Router<ApiState>[], serverUrl: string |
     if (!route.doc) continue;
     (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation(route);
   }
-  const { version } = JSON.parse(readAsset('package.json')) as { version: string };
   return {
     openapi: '3.1.0',
     info: {
       title: 'Postmill',
-      version,
+      version: postmillVersion(),
       description: 'A self-hosted email platform: transactional sending, events, contacts, templates, sender domains, tracking.',
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),

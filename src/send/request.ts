@@ -17,6 +17,8 @@ export interface SendRequest {
   to: AddressInput | AddressInput[];
   subject?: string;
   body?: string;
+  /** What `body` is written in; markdown is rendered to HTML once the request is checked. */
+  type?: 'html' | 'markdown';
   template?: string;
   from?: AddressInput;
   /** Deprecated: the sender's display name when `from` is a bare address. */

@@ -4,7 +4,7 @@ import type { Ctx } from '../context.js';
 import type { Guards } from '../http/guards.js';
 import { MB } from '../http/json-body.js';
 import { projectOf, type ApiState } from '../http/state.js';
-import { checkSend, parseHeavySend } from './parse.js';
+import { checkSend, parseHeavySend, withHtmlBody } from './parse.js';
 import { describe } from '../openapi/describe.js';
 import { sendEmails } from './service.js';
 
@@ -18,7 +18,7 @@ export function sendRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     guards.key('secret', { bodyLimit: 40 * MB, heavyOver: MB, idempotent: true }),
     async (ctx) => {
       const raw = ctx.state.rawBody;
-      const parsed = raw ? await parseHeavySend(app, raw) : checkSend(ctx.state.body);
+      const parsed = raw ? await parseHeavySend(app, raw) : await withHtmlBody(app, checkSend(ctx.state.body));
       const emails = await sendEmails(app, projectOf(ctx).id, parsed);
       ctx.body = { success: true, data: { emails, timestamp: iso(app.clock.now()) } };
     },

@@ -36,29 +36,32 @@ ${body}
 const form = (action: string, label: string, cls = '', hidden = '') =>
   `<form method="post" action="${escapeHtml(action)}">${hidden}<button type="submit"${cls ? ` class="${cls}"` : ''}>${escapeHtml(label)}</button></form>`;
 
-export const confirmUnsubscribePage = (email: string, action: string) =>
-  page('Unsubscribe', `<p>Stop sending email to <strong>${escapeHtml(maskEmail(email))}</strong>?</p>\n${form(action, 'Unsubscribe')}`);
+/** The pages name who sends and to whom: what a recipient must see to know what they leave (or join again). */
+const strong = (text: string) => `<strong>${escapeHtml(text)}</strong>`;
 
-export const unsubscribedPage = (email: string, resubscribeUrl: string) =>
+export const confirmUnsubscribePage = (email: string, sender: string, action: string) =>
+  page(`Unsubscribe from ${sender}`, `<p>Stop sending email from ${strong(sender)} to ${strong(maskEmail(email))}?</p>\n${form(action, 'Unsubscribe')}`);
+
+export const unsubscribedPage = (email: string, sender: string, resubscribeUrl: string) =>
   page(
     'You are unsubscribed',
-    `<p><strong>${escapeHtml(maskEmail(email))}</strong> will no longer receive these emails.</p>\n<p>Changed your mind? <a href="${escapeHtml(resubscribeUrl)}">Subscribe again</a>.</p>`,
+    `<p>${strong(maskEmail(email))} will no longer receive emails from ${strong(sender)}.</p>\n<p>Changed your mind? <a href="${escapeHtml(resubscribeUrl)}">Subscribe again</a>.</p>`,
   );
 
-export const confirmSubscribePage = (email: string, action: string) =>
-  page('Subscribe again', `<p>Start sending email to <strong>${escapeHtml(maskEmail(email))}</strong> again?</p>\n${form(action, 'Subscribe')}`);
+export const confirmSubscribePage = (email: string, sender: string, action: string) =>
+  page(`Subscribe again to ${sender}`, `<p>Start sending email from ${strong(sender)} to ${strong(maskEmail(email))} again?</p>\n${form(action, 'Subscribe')}`);
 
-export const subscribedPage = (email: string) =>
-  page('You are subscribed', `<p><strong>${escapeHtml(maskEmail(email))}</strong> will receive these emails again.</p>`);
+export const subscribedPage = (email: string, sender: string) =>
+  page('You are subscribed', `<p>${strong(maskEmail(email))} will receive emails from ${strong(sender)} again.</p>`);
 
-export function managePage(email: string, subscribed: boolean, action: string, saved: boolean): string {
+export function managePage(email: string, sender: string, subscribed: boolean, action: string, saved: boolean): string {
   const state = subscribed ? 'subscribed' : 'unsubscribed';
   const toggle = subscribed
     ? form(action, 'Unsubscribe', 'secondary', '<input type="hidden" name="subscribed" value="false">')
     : form(action, 'Subscribe', '', '<input type="hidden" name="subscribed" value="true">');
   return page(
-    'Email preferences',
-    `${saved ? '<p role="status">Your preferences are saved.</p>\n' : ''}<p><strong>${escapeHtml(maskEmail(email))}</strong> is currently <strong>${state}</strong>.</p>\n${toggle}`,
+    `Email preferences for ${sender}`,
+    `${saved ? '<p role="status">Your preferences are saved.</p>\n' : ''}<p>${strong(maskEmail(email))} is currently <strong>${state}</strong> to emails from ${strong(sender)}.</p>\n${toggle}`,
   );
 }
 

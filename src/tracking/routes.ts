@@ -1,7 +1,6 @@
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Ctx } from '../context.js';
-import type { Contact } from '../contacts/store.js';
 import { clientAddressOf } from '../http/client-address.js';
 import { limitHeaders, RollingLimit } from '../http/rate-limit.js';
 import type { ApiContext, ApiState } from '../http/state.js';
@@ -15,7 +14,7 @@ import {
   unsubscribedPage,
 } from './pages.js';
 import { describe, type AnswerDoc } from '../openapi/describe.js';
-import { changeSubscription, contactOfToken, recordClick, recordOpen } from './service.js';
+import { changeSubscription, linkOfToken, recordClick, recordOpen, senderOfLink, type SubscriptionLink } from './service.js';
 import { signToken, type ContactTokenKind } from './tokens.js';
 
 /** The 1x1 transparent GIF of the open pixel. */
@@ -63,16 +62,18 @@ export function trackingRoutes(app: Ctx): Router<ApiState> {
     return verdict.allowed;
   };
   const url = (path: string) => `${app.config.publicUrl}${path}`;
-  const tokenFor = (kind: ContactTokenKind, c: Contact) => signToken(app, { kind, projectId: c.projectId, contactId: c.id });
+  /** A link of the same email (so its pages name the same sender). */
+  const tokenFor = (kind: ContactTokenKind, { contact, emailId }: SubscriptionLink) =>
+    signToken(app, { kind, projectId: contact.projectId, contactId: contact.id, ...(emailId ? { emailId } : {}) });
 
-  /** Resolves the token's contact or answers the invalid-link page; page views and invalid tokens count against the limit. */
-  const withContact =
-    (kinds: ContactTokenKind[], view: 'page' | 'action', handle: (ctx: ApiContext, contact: Contact) => Promise<void> | void): Middleware<ApiState> =>
+  /** Resolves the token's link or answers the invalid-link page; page views and invalid tokens count against the limit. */
+  const withLink =
+    (kinds: ContactTokenKind[], view: 'page' | 'action', handle: (ctx: ApiContext, link: SubscriptionLink, sender: string) => Promise<void> | void): Middleware<ApiState> =>
     async (ctx) => {
-      const contact = contactOfToken(app, ctx.params.token ?? '', kinds);
-      if ((!contact || view === 'page') && !withinLimit(ctx)) return;
-      if (!contact) return html(ctx, invalidLinkPage(), 404);
-      await handle(ctx, contact);
+      const link = linkOfToken(app, ctx.params.token ?? '', kinds);
+      if ((!link || view === 'page') && !withinLimit(ctx)) return;
+      if (!link) return html(ctx, invalidLinkPage(), 404);
+      await handle(ctx, link, senderOfLink(app, link));
     };
 
   router.get('/t/o/:token', describe({ summary: 'Open pixel: records an open', answers: { 200: { type: 'image/gif' } } }), (ctx) => {
@@ -103,36 +104,38 @@ export function trackingRoutes(app: Ctx): Router<ApiState> {
     path: string,
     kind: ContactTokenKind,
     subscribed: boolean,
-    confirmPage: (email: string, action: string) => string,
-    donePage: (c: Contact) => string,
+    confirmPage: (email: string, sender: string, action: string) => string,
+    donePage: (link: SubscriptionLink, sender: string) => string,
   ) => {
     const doc = (summary: string) => describe({ summary: `${subscribed ? 'Subscribe' : 'Unsubscribe'} link: ${summary}`, answers: { 200: PAGE, 404: PAGE, 429: PAGE } });
-    router.get(`/${path}/:token`, doc('confirmation page'), withContact([kind], 'page', (ctx, c) => html(ctx, confirmPage(c.email, ctx.path))));
+    router.get(`/${path}/:token`, doc('confirmation page'), withLink([kind], 'page', (ctx, link, sender) => html(ctx, confirmPage(link.contact.email, sender, ctx.path))));
     router.post(
       `/${path}/:token`,
       doc(subscribed ? 'subscribes' : 'unsubscribes (also RFC 8058 one-click)'),
-      withContact([kind], 'action', async (ctx, c) => {
+      withLink([kind], 'action', async (ctx, link, sender) => {
         await formOf(ctx);
-        changeSubscription(app, c, subscribed);
-        html(ctx, donePage(c));
+        changeSubscription(app, link, subscribed);
+        html(ctx, donePage(link, sender));
       }),
     );
   };
-  subscriptionLink('u', 'unsubscribe', false, confirmUnsubscribePage, (c) => unsubscribedPage(c.email, url(`/s/${tokenFor('subscribe', c)}`)));
-  subscriptionLink('s', 'subscribe', true, confirmSubscribePage, (c) => subscribedPage(c.email));
+  subscriptionLink('u', 'unsubscribe', false, confirmUnsubscribePage, (link, sender) =>
+    unsubscribedPage(link.contact.email, sender, url(`/s/${tokenFor('subscribe', link)}`)),
+  );
+  subscriptionLink('s', 'subscribe', true, confirmSubscribePage, (link, sender) => subscribedPage(link.contact.email, sender));
 
   router.get(
     '/m/:token',
     describe({ summary: 'Manage page', answers: { 200: PAGE, 404: PAGE, 429: PAGE } }),
-    withContact(['manage'], 'page', (ctx, c) => html(ctx, managePage(c.email, c.subscribed, ctx.path, false))),
+    withLink(['manage'], 'page', (ctx, { contact }, sender) => html(ctx, managePage(contact.email, sender, contact.subscribed, ctx.path, false))),
   );
   router.post(
     '/m/:token',
     describe({ summary: 'Manage page: change the subscription', answers: { 200: PAGE, 404: PAGE, 429: PAGE } }),
-    withContact(['manage'], 'action', async (ctx, c) => {
+    withLink(['manage'], 'action', async (ctx, link, sender) => {
       const wanted = (await formOf(ctx)).get('subscribed');
-      const updated = wanted === 'true' || wanted === 'false' ? changeSubscription(app, c, wanted === 'true') : c;
-      html(ctx, managePage(updated.email, updated.subscribed, ctx.path, true));
+      const updated = wanted === 'true' || wanted === 'false' ? changeSubscription(app, link, wanted === 'true') : link.contact;
+      html(ctx, managePage(updated.email, sender, updated.subscribed, ctx.path, true));
     }),
   );
 

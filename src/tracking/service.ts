@@ -6,7 +6,8 @@ import { emailEventBase } from '../emails/present.js';
 import { EMAIL_EVENTS } from '../events/catalogue.js';
 import { verifyToken, type ContactTokenKind } from './tokens.js';
 import { trackableUrl } from './url.js';
-import { countClick, countOpen, findEmailById, projectOfEmail } from '../emails/store.js';
+import { countClick, countOpen, findEmailById, markUnsubscribed, projectOfEmail } from '../emails/store.js';
+import { getProject } from '../projects/store.js';
 
 /**
  * One open or click of an email: `count` updates the record and answers the event's own fields,
@@ -50,13 +51,35 @@ export function recordClick(ctx: Ctx, token: string): string | null {
   return target;
 }
 
-/** The contact a subscription-link token names, when the token is genuine and of the expected kind. */
-export function contactOfToken(ctx: Ctx, token: string, kinds: ContactTokenKind[]): Contact | null {
-  const payload = verifyToken(ctx, token);
-  if (!payload || payload.kind === 'open' || payload.kind === 'click' || !kinds.includes(payload.kind)) return null;
-  return findContactById(ctx.db, payload.projectId, payload.contactId);
+/** What a subscription link names: its contact and, for a link in an email, that email. */
+export interface SubscriptionLink {
+  contact: Contact;
+  emailId: string | null;
 }
 
-export function changeSubscription(ctx: Ctx, contact: Contact, subscribed: boolean): Contact {
-  return setSubscribed(ctx, contact, subscribed, subscribed ? undefined : 'unsubscribe-link').contact;
+/** The link a subscription-link token names, when the token is genuine and of the expected kind. */
+export function linkOfToken(ctx: Ctx, token: string, kinds: ContactTokenKind[]): SubscriptionLink | null {
+  const payload = verifyToken(ctx, token);
+  if (!payload || payload.kind === 'open' || payload.kind === 'click' || !kinds.includes(payload.kind)) return null;
+  const contact = findContactById(ctx.db, payload.projectId, payload.contactId);
+  return contact ? { contact, emailId: payload.emailId ?? null } : null;
+}
+
+/**
+ * Whom the recipient hears from, as the pages name it: the sender's display name of the email the
+ * link came in, or its address's domain; a link from no email (a webhook's) names the project.
+ */
+export function senderOfLink(ctx: Ctx, link: SubscriptionLink): string {
+  const email = link.emailId ? findEmailById(ctx.db, link.contact.projectId, link.emailId) : null;
+  if (email) return email.fromName?.trim() || email.from.slice(email.from.lastIndexOf('@') + 1);
+  return getProject(ctx.db, link.contact.projectId)?.name ?? '';
+}
+
+/** Subscribes or unsubscribes the link's contact; an unsubscribe through an email's link is counted on that email (and its campaign). */
+export function changeSubscription(ctx: Ctx, link: SubscriptionLink, subscribed: boolean): Contact {
+  return ctx.bus.tx(() => {
+    const { contact, changed } = setSubscribed(ctx, link.contact, subscribed, subscribed ? undefined : 'unsubscribe-link');
+    if (changed && !subscribed && link.emailId) markUnsubscribed(ctx.db, contact.projectId, link.emailId, ctx.clock.now());
+    return contact;
+  });
 }
