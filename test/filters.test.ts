@@ -17,7 +17,7 @@ import { dateValue, numericString } from '../src/filters/values.js';
 import { loadSchemas } from '../src/http/validate.js';
 import { openStore, type Db } from '../src/store/db.js';
 import { inlineReader } from '../src/store/reader.js';
-import { CASES, CONTACTS, DYNAMIC_CONDITION, EVENTS, RECENT_AGO, STATIC_MEMBERS, type Refs } from './helpers/filter-cases.js';
+import { AWKWARD_KEYS, CASES, CONTACTS, DYNAMIC_CONDITION, EVENTS, RECENT_AGO, REFUSED_DATA_FIELDS, STATIC_MEMBERS, type Refs } from './helpers/filter-cases.js';
 
 loadSchemas();
 const dir = mkdtempSync(join(tmpdir(), 'postmill-filters-'));
@@ -237,6 +237,40 @@ test('memberOfSegment cycles are refused, directly and through other segments', 
     }),
   );
   assert.match(through[0]!.message, /A -> B -> A/);
+});
+
+test('data keys of any characters: both engines read exactly the key named; empty keys and control characters are 422', async () => {
+  const project = randomUUID();
+  db.prepare('INSERT INTO projects (id, name, created_at, updated_at) VALUES (?, ?, 0, 0)').run(project, project);
+  const made: Contact[] = [];
+  const contact = (data: Contact['data']) => {
+    const c: Contact = { id: randomUUID(), projectId: project, email: `${made.length}@keys.test`, subscribed: true, data, createdAt: now, updatedAt: now };
+    insertContact(db, c);
+    made.push(c);
+    return c;
+  };
+  const cases: { field: string; value: string; expect: Contact }[] = [];
+  for (const key of AWKWARD_KEYS) {
+    cases.push({ field: `data.${key}`, value: `hit ${key}`, expect: contact({ [key]: `hit ${key}` }) });
+    cases.push({ field: `data.${key}.${key}`, value: 'deep', expect: contact({ [key]: { [key]: 'deep' } }) });
+  }
+  // a backslash before a dot is part of the key before it
+  cases.push({ field: 'data.a\\.b', value: 'dotted', expect: contact({ 'a\\': { b: 'dotted' } }) });
+  const opts = { projectId: project, now };
+  for (const { field, value, expect } of cases) {
+    for (const operator of ['equals', 'contains'] as const) {
+      const predicate = plan({ logic: 'AND', groups: [{ filters: [{ field, operator, value }] }] });
+      const what = `${JSON.stringify(field)} ${operator}`;
+      assert.is(await countMatching(inlineReader(db), predicate, opts), 1, `${what}: count`);
+      assert.equal(pageMatching(db, predicate, opts, { offset: 0, limit: 10 }).map((c) => c.id), [expect.id], `${what}: page`);
+      assert.equal(walkMatching(db, predicate, opts).next(null, 10).map((c) => c.id), [expect.id], `${what}: walk`);
+      assert.equal(made.filter((c) => evaluate(predicate, loadContactFacts(db, project, c, []), now)).map((c) => c.id), [expect.id], `${what}: memory`);
+    }
+  }
+  for (const field of REFUSED_DATA_FIELDS) {
+    const errors = refusal(() => plan({ logic: 'AND', groups: [{ filters: [{ field, operator: 'exists' }] }] }));
+    assert.is(errors[0]!.field, 'condition.groups.0.filters.0.field', JSON.stringify(field));
+  }
 });
 
 test('a single filter (a workflow CONDITION step) plans under the same rules', () => {

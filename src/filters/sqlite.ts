@@ -56,7 +56,14 @@ interface Operand {
 
 const COMPARE: Record<Comparison, Sql> = { '>': raw('>'), '<': raw('<'), '>=': raw('>='), '<=': raw('<='), '=': raw('=') };
 
-const jsonPath = (path: string[]) => '$' + path.map((key) => `."${key}"`).join('');
+/**
+ * A data key as a quoted label of a JSON path. SQLite ends the label at the first `"` and decodes
+ * JSON escapes inside it, so a backslash is doubled and quotes and control characters are written
+ * as \u escapes: every key is a valid path that names exactly that key (as valueAt reads it).
+ */
+const label = (key: string) => `"${key.replace(/[\\"\u0000-\u001f]/g, (ch) => (ch === '\\' ? '\\\\' : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`))}"`;
+
+const jsonPath = (path: readonly string[]): string => '$' + path.map((key) => `.${label(key)}`).join('');
 
 const dataOperand = (path: string[]): Operand => ({ type: q`json_type(c.data, ${jsonPath(path)})`, value: q`json_extract(c.data, ${jsonPath(path)})` });
 const ELEMENT: Operand = { type: raw('j.type'), value: raw('j.value') };
