@@ -273,6 +273,26 @@ test('data keys of any characters: both engines read exactly the key named; empt
   }
 });
 
+test('a condition that expands to 2000 filters runs in SQL (ORs and ANDs as balanced trees: SQLite refuses expressions deeper than 1000)', async () => {
+  const expect = sorted(CONTACTS.filter((c) => String(c.data(now).plan ?? '').toLowerCase() === 'pro').map((c) => c.key));
+  // 99 filters that together mean plan = pro, ORed or ANDed; named 20 times, ORed or ANDed
+  const others = Array.from({ length: 98 }, (_, i) => `other${i}`);
+  const pro = { field: 'data.plan', operator: 'equals' as const, value: 'pro' };
+  const shapes = {
+    OR: { logic: 'OR' as const, groups: [pro, ...others.map((value) => ({ field: 'data.plan', operator: 'equals' as const, value }))].map((f) => ({ filters: [f] })) },
+    AND: { logic: 'AND' as const, groups: [{ filters: [pro, ...others.map((value) => ({ field: 'data.plan', operator: 'notEquals' as const, value }))] }] },
+  };
+  for (const [logic, condition] of Object.entries(shapes) as ['OR' | 'AND', FilterCondition][]) {
+    const wide: SegmentDefinition = { id: randomUUID(), name: `wide ${logic}`, type: 'DYNAMIC', condition };
+    const named = { logic, groups: Array.from({ length: 20 }, () => ({ filters: [{ field: 'segment', operator: 'memberOfSegment' as const, value: wide.id }] })) };
+    const predicate = planCondition(named, { segments: (id) => (id === wide.id ? wide : lookup(id)), path: 'condition' });
+    const opts = { projectId: PROJECT, now };
+    assert.is(await countMatching(inlineReader(db), predicate, opts), expect.length, `${logic}: count`);
+    assert.equal(sorted(pageMatching(db, predicate, opts, { offset: 0, limit: 100 }).map((x) => keyOf(x.id))), expect, `${logic}: page`);
+    assert.equal(sorted(walkMatching(db, predicate, opts).next(null, 100).map((x) => keyOf(x.id))), expect, `${logic}: walk`);
+  }
+});
+
 test('a single filter (a workflow CONDITION step) plans under the same rules', () => {
   const p = planFilter({ field: 'data.plan', operator: 'equals', value: 'PRO' }, { segments: lookup, path: 'config' });
   assert.ok(evaluate(p, loadContactFacts(db, PROJECT, contacts.get('ann')!, []), now));

@@ -36,6 +36,16 @@ function q(strings: TemplateStringsArray, ...parts: (Sql | string | number)[]): 
 const join = (parts: Sql[], separator: string): Sql => ({ text: parts.map((p) => p.text).join(separator), params: parts.flatMap((p) => p.params) });
 
 /**
+ * Terms joined by AND or OR as a balanced tree, in their order: SQLite refuses expressions deeper
+ * than 1000, and a flat list is a chain as deep as it is long (a condition expands to 2000 filters).
+ */
+function balanced(parts: Sql[], op: 'AND' | 'OR'): Sql {
+  if (parts.length === 1) return parts[0]!;
+  const half = Math.ceil(parts.length / 2);
+  return q`(${balanced(parts.slice(0, half), op)} ${raw(op)} ${balanced(parts.slice(half), op)})`;
+}
+
+/**
  * How event and membership tests are asked. `scan` visits every contact (counts): each test
  * becomes a set, computed once per query from the events index by name. `seek` stops early or
  * visits few contacts (pages, batches): each test is a lookup per contact in the events index by contact.
@@ -152,9 +162,9 @@ export function whereOf(p: Predicate, opts: CompileOptions): Sql {
     case 'none':
       return raw('0');
     case 'and':
-      return q`(${join(cheapestFirst(p.of, shape).map((x) => whereOf(x, opts)), ' AND ')})`;
+      return balanced(cheapestFirst(p.of, shape).map((x) => whereOf(x, opts)), 'AND');
     case 'or':
-      return q`(${join(p.of.map((q) => whereOf(q, opts)), ' OR ')})`;
+      return balanced(p.of.map((x) => whereOf(x, opts)), 'OR');
     case 'not':
       // A missing JSON value makes a test NULL, and NOT NULL is NULL: count it as false first.
       return q`NOT COALESCE(${whereOf(p.of, opts)}, 0)`;
