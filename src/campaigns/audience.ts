@@ -28,7 +28,7 @@ function chosen(a: Audience): FilterCondition | null {
 }
 
 /** The whole condition: the chosen audience, and only subscribed contacts unless the content is TRANSACTIONAL. */
-function conditionOf(a: Audience): FilterCondition {
+export function audienceCondition(a: Audience): FilterCondition {
   const own = chosen(a);
   const filters = a.type === 'TRANSACTIONAL' ? [EVERYONE] : [SUBSCRIBED];
   return { logic: 'AND', groups: [{ filters, ...(own ? { conditions: own } : {}) }] } as FilterCondition;
@@ -42,7 +42,7 @@ export function checkAudience(ctx: Ctx, a: Audience): void {
   if (a.audienceType === 'FILTERED') contactFilter(ctx, a.projectId, a.audienceCondition, 'audienceCondition');
 }
 
-const filterOf = (ctx: Ctx, a: Audience): ContactFilter => storedFilter(ctx, a.projectId, conditionOf(a));
+const filterOf = (ctx: Ctx, a: Audience): ContactFilter => storedFilter(ctx, a.projectId, audienceCondition(a));
 
 /** Counted on the reader thread: a million contacts never stall the API. */
 export const countAudience = (ctx: Ctx, a: Audience): Promise<number> => countFiltered(ctx, filterOf(ctx, a));

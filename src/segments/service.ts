@@ -7,6 +7,7 @@ import { contactFilter, countFiltered, pageFiltered } from '../filters/engine.js
 import type { FilterCondition } from '../filters/types.js';
 import { plannedSegment, projectSegments } from './catalog.js';
 import { refreshCount } from './counts.js';
+import { assertReadersStayValid } from './references.js';
 import { queueReevaluation, queueSegmentCount } from './jobs.js';
 import { computeMembership, emitTransitions, type ComputeResult } from './membership.js';
 import {
@@ -95,7 +96,8 @@ export function createSegment(ctx: Ctx, projectId: string, input: SegmentInput):
 
 /**
  * Name, description, condition (dynamic segments only) and trackMembership. A dynamic segment that
- * stops tracking forgets its recorded membership (a later start records it anew).
+ * stops tracking forgets its recorded membership (a later start records it anew). A condition that
+ * would leave a condition reading this segment invalid is refused (409, references.ts).
  */
 export function patchSegment(ctx: Ctx, projectId: string, id: string, patch: SegmentPatch): Segment {
   return ctx.bus.tx(() => {
@@ -112,6 +114,7 @@ export function patchSegment(ctx: Ctx, projectId: string, id: string, patch: Seg
       trackMembership: patch.trackMembership ?? existing.trackMembership,
       updatedAt: ctx.clock.now(),
     };
+    if (patch.condition !== undefined) assertReadersStayValid(ctx, existing, segment);
     updateSegment(ctx.db, segment);
     if (existing.type === 'DYNAMIC' && existing.trackMembership && !segment.trackMembership) clearMembers(ctx.db, projectId, id);
     if (patch.condition !== undefined) queueSegmentCount(ctx, projectId, id);
