@@ -48,6 +48,8 @@ export interface Config {
   /** Optional content scanners for received mail: `host:port` or a unix socket path. */
   scanners: { spamd: string | null; clamd: string | null };
   rateLimit: { perMinute: number };
+  /** Reads whose cost grows with a project's data (filter pages and counts, audience walks): threads, and how long one statement may run. */
+  reads: { threads: number; requestBudgetMs: number; jobBudgetMs: number };
   log: { level: LogLevel };
   /** Enables POST /_test/clock (with adminToken) to move the daemon's clock forward. Tests only. */
   testHooks: boolean;
@@ -94,6 +96,9 @@ const KEYS: { path: string; env: string; kind: Kind; def: unknown; oneOf?: strin
   { path: 'scanners.clamd', env: 'POSTMILL_SCANNERS_CLAMD', kind: 'nullableString', def: null },
   { path: 'webhooks.allowPrivate', env: 'POSTMILL_WEBHOOKS_ALLOW_PRIVATE', kind: 'boolean', def: false },
   { path: 'rateLimit.perMinute', env: 'POSTMILL_RATE_LIMIT_PER_MINUTE', kind: 'count', def: 1000 },
+  { path: 'reads.threads', env: 'POSTMILL_READS_THREADS', kind: 'count', def: 2, min: 1 },
+  { path: 'reads.requestBudgetMs', env: 'POSTMILL_READS_REQUEST_BUDGET_MS', kind: 'count', def: 5000, min: 10 },
+  { path: 'reads.jobBudgetMs', env: 'POSTMILL_READS_JOB_BUDGET_MS', kind: 'count', def: 60_000, min: 10 },
   { path: 'log.level', env: 'POSTMILL_LOG_LEVEL', kind: 'string', def: 'info', oneOf: ['debug', 'info', 'warn', 'error'] },
   { path: 'testHooks', env: 'POSTMILL_TEST_HOOKS', kind: 'boolean', def: false },
 ];

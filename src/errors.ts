@@ -42,5 +42,14 @@ export const conflict = (message: string, details?: Record<string, unknown>) =>
 export const fieldPath = (segments: string[]): string =>
   segments.map((s) => (s.length > 100 ? s.slice(0, 100) + '…' : s)).join('.');
 
+/** A read stopped at its time budget (`reads.requestBudgetMs`, `reads.jobBudgetMs`): the same read on the same data would be stopped again. */
+export const queryTimeout = (budgetMs: number) =>
+  new ApiError(422, 'QUERY_TIMEOUT', `The query was stopped after ${budgetMs} ms, the longest a read may run: it reads too much of this project's data at once`, {
+    details: { budgetMs },
+    suggestion: 'Narrow the condition (fewer ORed text matches; a cheap filter such as subscribed or a date ANDed with the rest), or ask for an earlier page',
+  });
+
+export const isQueryTimeout = (err: unknown): err is ApiError => err instanceof ApiError && err.code === 'QUERY_TIMEOUT';
+
 export const validationFailed = (errors: FieldError[], message = 'The request body is not valid') =>
   new ApiError(422, 'VALIDATION_ERROR', message, { errors });

@@ -44,8 +44,8 @@ export function checkAudience(ctx: Ctx, a: Audience): void {
 
 const filterOf = (ctx: Ctx, a: Audience): ContactFilter => storedFilter(ctx, a.projectId, audienceCondition(a));
 
-/** Counted on the reader thread: a million contacts never stall the API. */
-export const countAudience = (ctx: Ctx, a: Audience): Promise<number> => countFiltered(ctx, filterOf(ctx, a));
+/** Counted on a reader thread within a request's budget: a million contacts never stall the API. */
+export const countAudience = (ctx: Ctx, a: Audience): Promise<number> => countFiltered(ctx, filterOf(ctx, a), 'request');
 
-/** The audience in contact-id order, a batch at a time, its times those of `now` (the send's start). */
+/** The audience in contact-id order, a bounded step at a time on a reader thread, its times those of `now` (the send's start). */
 export const audienceWalk = (ctx: Ctx, a: Audience, now: number): MatchingWalk => walkFiltered(ctx, filterOf(ctx, a), now);
