@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { openStore } from '../../src/store/db.js';
 import { startTestDaemon, type Keys, type TestDaemon } from '../helpers/daemon.js';
-import { call, closeAgent, type BenchResult } from './load.js';
+import { call, closeAgent, type BenchResult, type HttpReply } from './load.js';
 
 // One project's heavy filter against everyone else (issue 23, item 3): 200 ORed `contains` tests
 // over 241,000 contacts, which held /health for 18.4 s when it ran on the main thread. While it
@@ -81,6 +81,8 @@ export async function run(): Promise<BenchResult> {
     const other: Keys = d.createProject('other');
     for (let i = 0; i < 200; i++) await api(other.secretKey, 'POST', '/contacts', { email: `o${i}@other.test`, data: { n: i } });
     const small = await api(other.secretKey, 'POST', '/segments', { name: 'small', condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.n', operator: 'lessThan', value: 50 }] }] } });
+    // a second project as heavy as the first: with both counting, both reader threads are busy
+    const second: Keys = d.createProject('second heavy');
 
     await countsDone(d);
     await d.stop();
@@ -88,19 +90,25 @@ export async function run(): Promise<BenchResult> {
     const db = openStore(join(d.dataDir, 'store'));
     const now = Date.now();
     const heavyId = randomUUID();
-    db.prepare("INSERT INTO segments (id, project_id, name, slug, type, condition, created_at, updated_at) VALUES (?, ?, 'heavy', 'heavy', 'DYNAMIC', ?, ?, ?)").run(
-      heavyId,
-      d.project.id,
-      JSON.stringify(HEAVY),
-      now,
-      now,
-    );
-    db.prepare(
-      `WITH RECURSIVE n(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM n WHERE x < ? - 1)
-       INSERT INTO contacts (id, project_id, email, email_lc, subscribed, data, created_at, updated_at)
-       SELECT ${UUID_SQL}, ?, 'user' || x || '@bench.test', 'user' || x || '@bench.test', 1,
-         json_object('name', 'name ' || x, 'city', 'city ' || (x % 1000), 'note', hex(randomblob(20))), ? - x, ? - x FROM n`,
-    ).run(CONTACTS, d.project.id, now, now);
+    const secondId = randomUUID();
+    for (const [segmentId, projectId] of [
+      [heavyId, d.project.id],
+      [secondId, second.id],
+    ]) {
+      db.prepare("INSERT INTO segments (id, project_id, name, slug, type, condition, created_at, updated_at) VALUES (?, ?, 'heavy', 'heavy', 'DYNAMIC', ?, ?, ?)").run(
+        segmentId,
+        projectId,
+        JSON.stringify(HEAVY),
+        now,
+        now,
+      );
+      db.prepare(
+        `WITH RECURSIVE n(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM n WHERE x < ? - 1)
+         INSERT INTO contacts (id, project_id, email, email_lc, subscribed, data, created_at, updated_at)
+         SELECT ${UUID_SQL}, ?, 'user' || x || '@bench.test', 'user' || x || '@bench.test', 1,
+           json_object('name', 'name ' || x, 'city', 'city ' || (x % 1000), 'note', hex(randomblob(20))), ? - x, ? - x FROM n`,
+      ).run(CONTACTS, projectId, now, now);
+    }
     db.exec('ANALYZE');
     db.close();
     await d.restart();
@@ -111,11 +119,15 @@ export async function run(): Promise<BenchResult> {
       { name: "another project's segment page", path: `/segments/${small.id}/contacts`, key: other.secretKey },
     ];
     const figures: Record<string, string | number> = { contacts: CONTACTS, 'heavy filter': '200 ORed contains on data.note, matching nobody' };
-    const heavyReads = {
-      'heavy count (POST refresh)': () => call(d.url, 'POST', `/segments/${heavyId}/refresh`, heavyKey),
-      'heavy page (GET /segments/{id}/contacts: page, then count)': () => call(d.url, 'GET', `/segments/${heavyId}/contacts`, heavyKey),
+    const heavyReads: Record<string, () => Promise<HttpReply>[]> = {
+      'heavy count (POST refresh)': () => [call(d.url, 'POST', `/segments/${heavyId}/refresh`, heavyKey)],
+      'heavy page (GET /segments/{id}/contacts: page, then count)': () => [call(d.url, 'GET', `/segments/${heavyId}/contacts`, heavyKey)],
+      'heavy counts of two projects at once (both threads busy)': () => [
+        call(d.url, 'POST', `/segments/${heavyId}/refresh`, heavyKey),
+        call(d.url, 'POST', `/segments/${secondId}/refresh`, second.secretKey),
+      ],
     };
-    const phase = async (label: string, reads: Record<string, number>, which: (keyof typeof heavyReads)[]) => {
+    const phase = async (label: string, reads: Record<string, number>, which: string[]) => {
       await reconfigure(d, reads);
       await countsDone(d);
       await probe(d, probes, null, 10); // warm: the first segment page starts a reader thread
@@ -123,14 +135,14 @@ export async function run(): Promise<BenchResult> {
       for (const p of probes) figures[`${label}: ${p.name} alone`] = summary(alone.get(p.name)!);
       for (const what of which) {
         const started = performance.now();
-        const heavyRead = heavyReads[what]();
+        const heavyRead = Promise.all(heavyReads[what]!());
         const during = await probe(d, probes, heavyRead);
-        const answer = await heavyRead;
-        figures[`${label}: ${what}`] = `${answer.status} after ${r1((performance.now() - started) / 1000)} s${answer.status === 422 ? ` (${JSON.parse(answer.body).error.code})` : ''}`;
+        const answers = (await heavyRead).map((a) => `${a.status}${a.status === 422 ? ` (${JSON.parse(a.body).error.code})` : ''}`);
+        figures[`${label}: ${what}`] = `${answers.join(', ')} after ${r1((performance.now() - started) / 1000)} s`;
         for (const p of probes) figures[`${label}: ${p.name} during the ${what.split(' (')[0]}`] = summary(during.get(p.name)!);
       }
     };
-    await phase('2 reader threads, budget 300 s', { threads: 2, requestBudgetMs: 300_000, jobBudgetMs: 300_000 }, ['heavy count (POST refresh)', 'heavy page (GET /segments/{id}/contacts: page, then count)']);
+    await phase('2 reader threads, budget 300 s', { threads: 2, requestBudgetMs: 300_000, jobBudgetMs: 300_000 }, ['heavy count (POST refresh)', 'heavy page (GET /segments/{id}/contacts: page, then count)', 'heavy counts of two projects at once (both threads busy)']);
     await phase('1 reader thread, budget 300 s', { threads: 1, requestBudgetMs: 300_000, jobBudgetMs: 300_000 }, ['heavy count (POST refresh)']);
     await phase('defaults (2 threads, budget 5 s)', { threads: 2, requestBudgetMs: 5000, jobBudgetMs: 60_000 }, ['heavy page (GET /segments/{id}/contacts: page, then count)']);
     return { name: 'fairness-filters', figures };
