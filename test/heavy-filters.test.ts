@@ -19,12 +19,16 @@ const DAY = 86_400_000;
 const UUID_SQL = `lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' || substr('89ab', 1 + abs(random()) % 4, 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
 /** The contacts the fan-out test sends to (the heavy filter also names them). */
 const MARKED = 3;
+/** A project whose contacts hold many data keys: listing its fields reads every key of every contact. */
+const WIDE_CONTACTS = 6000;
+const WIDE_KEYS = 150;
 
 let env: MailEnv;
 let d: TestDaemon;
 let other: Keys;
 /** A segment of the other project: its page is a read on the reader threads too, and must not wait for the heavy one. */
 let otherSegment: string;
+let wide: Keys;
 
 /** Rewrites the daemon's `reads` settings and restarts it on the same store. */
 async function reconfigure(reads: Record<string, number>): Promise<void> {
@@ -51,6 +55,15 @@ test.before(async () => {
       `INSERT INTO events (id, project_id, contact_id, email_id, name, data, created_at)
        SELECT ${UUID_SQL}, project_id, id, NULL, 'ev' || (abs(random()) % 20), '{}', ? FROM contacts WHERE project_id = ?`,
     ).run(now - 60 * DAY, projectId);
+  });
+  wide = d.createProject('wide');
+  await seedStore(d, (db) => {
+    const keys = Array.from({ length: WIDE_KEYS }, (_, i) => `'k${i}', hex(randomblob(4))`).join(', ');
+    db.prepare(
+      `WITH RECURSIVE n(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM n WHERE x < ? - 1)
+       INSERT INTO contacts (id, project_id, email, email_lc, subscribed, data, created_at, updated_at)
+       SELECT ${UUID_SQL}, ?, x || '@wide.test', x || '@wide.test', 1, json_object(${keys}), ?, ? FROM n`,
+    ).run(WIDE_CONTACTS, wide.id, now, now);
   });
   await env.verifySender('heavy-sender.test');
   other = d.createProject('other');
@@ -143,6 +156,13 @@ test('a segment page (page and count) of each heavy shape runs off the event loo
   }
 });
 
+test("the fields of a project whose contacts hold many keys are listed off the event loop", async () => {
+  const run = await whileRunning(d.request('GET', '/contacts/fields', undefined, { key: wide.secretKey }));
+  assert.is(run.reply.status, 200, JSON.stringify(run.reply.body));
+  assert.is(run.reply.body.count, 4 + WIDE_KEYS, 'the standard fields and every key');
+  assertResponsive('fields listing', run);
+});
+
 test('a segment count (refresh) and a FILTERED campaign (audience count, then the fan-out walk) run off the event loop', async () => {
   const condition = HEAVY['OR of 200 contains'];
   const segment = (await api('POST', '/segments', { name: 'count me', condition })).body;
@@ -189,6 +209,7 @@ test('past its budget a read is stopped: 422 QUERY_TIMEOUT for requests; count a
   await timedOut('segment refresh', api('POST', `/segments/${tracked.id}/refresh`));
   await timedOut('compute', api('POST', `/segments/${tracked.id}/compute`));
   await timedOut('FILTERED campaign audience count', api('POST', `/campaigns/${campaign.id}/send`, {}));
+  await timedOut('fields listing', d.request('GET', '/contacts/fields', undefined, { key: wide.secretKey }));
   assert.is((await api('GET', `/campaigns/${campaign.id}`)).body.status, 'DRAFT', 'a send stopped at its count changes nothing');
 
   // background jobs, once due: the periodic count of the project's segments, and the scheduled fan-out
