@@ -186,11 +186,9 @@ test('a segment count (refresh) and a FILTERED campaign (audience count, then th
 test('past its budget a read is stopped: 422 QUERY_TIMEOUT for requests; count and fan-out jobs fail with that reason and are retried; the daemon keeps serving', async () => {
   const condition = HEAVY['OR of 200 contains'];
   const tracked = (await api('POST', '/segments', { name: 'tracked heavy', condition, trackMembership: true })).body;
-  // scheduled while reads may run long: the audience is counted now, walked at the scheduled time
-  const campaign = (await api('POST', '/campaigns', { name: 'later', subject: 'Hi', body: '<p>hi</p>', from: 'news@heavy-sender.test', audienceType: 'FILTERED', audienceCondition: condition })).body.data;
+  const campaign = (await api('POST', '/campaigns', { name: 'now', subject: 'Hi', body: '<p>hi</p>', from: 'news@heavy-sender.test', audienceType: 'FILTERED', audienceCondition: condition })).body.data;
+  // scheduled while reads may still run long: its audience is counted now, walked at the scheduled time
   const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
-  // the audience is empty: a 400 after the count, which still proves nothing timed out at two minutes
-  assert.is((await api('POST', `/campaigns/${campaign.id}/send`, { scheduledFor: inAnHour })).status, 400);
   const scheduled = (await api('POST', '/campaigns', { name: 'later', subject: 'Hi', body: '<p>hi</p>', from: 'news@heavy-sender.test', audienceType: 'FILTERED', audienceCondition: HEAVY_MARKED })).body.data;
   assert.is((await api('POST', `/campaigns/${scheduled.id}/send`, { scheduledFor: inAnHour })).body.data.status, 'SCHEDULED');
 
