@@ -183,6 +183,18 @@ test('a segment count (refresh) and a FILTERED campaign (audience count, then th
   assert.equal([stats.sentCount, stats.deliveredCount], [MARKED, MARKED]);
 });
 
+test('compute of a tracked heavy segment: the scan off the event loop, thousands of entries in short transactions', async () => {
+  // 199 tests that match nobody and one that matches most contacts (a hex note holding an A)
+  const condition = anyOf([...Array.from({ length: 199 }, (_, i) => contains('data.note', `zz${i}`)), contains('data.note', 'A')]);
+  const segment = (await api('POST', '/segments', { name: 'most', condition, trackMembership: true })).body;
+  const { memberCount } = (await api('POST', `/segments/${segment.id}/refresh`)).body;
+  assert.ok(memberCount > CONTACTS / 2, `most contacts match (${memberCount})`);
+  const run = await whileRunning(api('POST', `/segments/${segment.id}/compute`));
+  assert.equal([run.reply.status, run.reply.body], [200, { added: memberCount, removed: 0, total: memberCount }]);
+  assertResponsive('compute', run);
+  assert.equal((await api('POST', `/segments/${segment.id}/compute`)).body, { added: 0, removed: 0, total: memberCount }, 'nothing left to record');
+});
+
 test('past its budget a read is stopped: 422 QUERY_TIMEOUT for requests; count and fan-out jobs fail with that reason and are retried; the daemon keeps serving', async () => {
   const condition = HEAVY['OR of 200 contains'];
   const tracked = (await api('POST', '/segments', { name: 'tracked heavy', condition, trackMembership: true })).body;
