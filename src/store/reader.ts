@@ -29,8 +29,8 @@ export interface Reader {
   stop(): Promise<void>;
 }
 
-/** Reads of one project waiting for a thread; past that the project is told to retry (its backlog holds no one else up). */
-const MAX_WAITING_PER_PROJECT = 16;
+/** Reads of one project in progress (one running, the others waiting); past that the project is told to retry (its backlog holds no one else up). */
+const MAX_PER_PROJECT = 16;
 const RETRY_AFTER_S = 2;
 
 function assertBudgeted(text: string): void {
@@ -93,39 +93,36 @@ export function startReader(file: string, threads: number): Reader {
   const gate = new FairGate(threads, Infinity);
   const idle = Array.from({ length: threads }, () => new ReaderThread(file));
   const all = [...idle];
-  const waiting = new Map<string, number>();
+  const inProgress = new Map<string, number>();
   let stopped: Error | null = null;
 
-  const turnOf = async (projectId: string): Promise<() => void> => {
-    const queued = waiting.get(projectId) ?? 0;
-    if (queued >= MAX_WAITING_PER_PROJECT) {
-      throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', `${MAX_WAITING_PER_PROJECT} long reads of this project are already waiting`, {
+  const ask = async (read: ReadOptions, text: string, params: unknown[], mode: ReadMode): Promise<never> => {
+    assertBudgeted(text);
+    if (stopped) throw stopped;
+    const { projectId } = read;
+    const asked = inProgress.get(projectId) ?? 0;
+    if (asked >= MAX_PER_PROJECT) {
+      throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', `${MAX_PER_PROJECT} long reads of this project are already in progress`, {
         details: { retryAfter: RETRY_AFTER_S },
         headers: { 'Retry-After': String(RETRY_AFTER_S) },
         suggestion: 'Wait for the pages and counts already asked for before asking for more',
       });
     }
-    waiting.set(projectId, queued + 1);
+    inProgress.set(projectId, asked + 1);
     try {
-      return await gate.acquire(projectId);
+      const release = await gate.acquire(projectId);
+      const thread = idle.pop()!;
+      try {
+        if (stopped) throw stopped;
+        return answerOf(await thread.run({ text, params, mode, budgetMs: read.budgetMs }), read.budgetMs) as never;
+      } finally {
+        idle.push(thread);
+        release();
+      }
     } finally {
-      const left = waiting.get(projectId)! - 1;
-      if (left === 0) waiting.delete(projectId);
-      else waiting.set(projectId, left);
-    }
-  };
-
-  const ask = async (read: ReadOptions, text: string, params: unknown[], mode: ReadMode): Promise<never> => {
-    assertBudgeted(text);
-    if (stopped) throw stopped;
-    const release = await turnOf(read.projectId);
-    const thread = idle.pop()!;
-    try {
-      if (stopped) throw stopped;
-      return answerOf(await thread.run({ text, params, mode, budgetMs: read.budgetMs }), read.budgetMs) as never;
-    } finally {
-      idle.push(thread);
-      release();
+      const left = inProgress.get(projectId)! - 1;
+      if (left === 0) inProgress.delete(projectId);
+      else inProgress.set(projectId, left);
     }
   };
   return {
