@@ -163,6 +163,29 @@ export const CONFIG_SCHEMA: ConfigGroup = group({
     sessionIdleMinutes: leaf('POSTMILL_CONSOLE_SESSION_IDLE_MINUTES', 'integer', 720, 'a console session ends after this many minutes without a request', count(1)),
     sessionMaxDays: leaf('POSTMILL_CONSOLE_SESSION_MAX_DAYS', 'integer', 14, 'a console session ends this many days after sign-in, whatever happens', count(1)),
   }),
+  reads: group({
+    threads: leaf(
+      'POSTMILL_READS_THREADS',
+      'integer',
+      2,
+      "threads for reads whose cost grows with a project's data (segment pages and counts, campaign audiences, compute); one read of a project at a time, waiting projects take turns; at least 1",
+      count(1),
+    ),
+    requestBudgetMs: leaf(
+      'POSTMILL_READS_REQUEST_BUDGET_MS',
+      'integer',
+      5000,
+      'the longest such a read may run for an API request; past it the request ends with 422 QUERY_TIMEOUT; at least 10',
+      count(10),
+    ),
+    jobBudgetMs: leaf(
+      'POSTMILL_READS_JOB_BUDGET_MS',
+      'integer',
+      60_000,
+      'the same for background jobs (segment counts, campaign fan-out); the job fails with that reason and is retried; at least 10',
+      count(10),
+    ),
+  }),
   log: group({
     level: leaf('POSTMILL_LOG_LEVEL', 'string', 'info', 'debug, info, warn or error (JSON lines on stderr)', { enum: ['debug', 'info', 'warn', 'error'] }),
   }),

@@ -52,6 +52,8 @@ export interface Config {
   rateLimit: { perMinute: number };
   /** Sessions of the console: ended after this long without a request, and this long after sign-in whatever happens. */
   console: { sessionIdleMinutes: number; sessionMaxDays: number };
+  /** Reads whose cost grows with a project's data (filter pages and counts, audience walks): threads, and how long one statement may run. */
+  reads: { threads: number; requestBudgetMs: number; jobBudgetMs: number };
   log: { level: LogLevel };
   /** Enables POST /_test/clock (with adminToken) to move the daemon's clock forward. Tests only. */
   testHooks: boolean;

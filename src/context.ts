@@ -38,6 +38,6 @@ export interface Ctx {
   fanouts: Fanouts;
   /** The request rate and heavy-request turns of each project, shared by HTTP and SMTP submission. */
   admission: Admission;
-  /** Long reads (filter counts over every contact) on a thread of their own; the daemon starts one, tools and tests without it read inline (`readerOf`). */
+  /** Reads whose cost grows with a project's data, on threads of their own under time budgets; the daemon starts them, tools and tests without them read inline (`readerOf`). */
   reader?: Reader;
 }

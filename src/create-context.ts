@@ -21,12 +21,12 @@ export interface OwnedContext extends Ctx {
 }
 
 /** The one place a context is built: the daemon's, and the in-process tests'. */
-/** `reader`: start the reader thread on the store of `config.dataDir` (the daemon does; tools and tests read inline). */
+/** `reader`: start the reader threads on the store of `config.dataDir` (the daemon does; tools and tests read inline). */
 export function createContext(parts: { db: Db; clock: Clock; config: Config; log: Logger; dns?: Dns; reader?: boolean }): OwnedContext {
   const { db, clock, config, log } = parts;
   const mailThreads = createMailThreads();
   const threads = createComposeThreads();
-  const reader = parts.reader ? startReader(storeFile(config.dataDir)) : undefined;
+  const reader = parts.reader ? startReader(storeFile(config.dataDir), config.reads.threads) : undefined;
   return {
     db,
     clock,

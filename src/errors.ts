@@ -42,6 +42,15 @@ export const conflict = (message: string, details?: Record<string, unknown>) =>
 export const fieldPath = (segments: string[]): string =>
   segments.map((s) => (s.length > 100 ? s.slice(0, 100) + '…' : s)).join('.');
 
+/** A read stopped at its time budget (`reads.requestBudgetMs`, `reads.jobBudgetMs`): the same read on the same data would be stopped again. */
+export const queryTimeout = (budgetMs: number) =>
+  new ApiError(422, 'QUERY_TIMEOUT', `The query was stopped after ${budgetMs} ms, the longest a read may run: it reads too much of this project's data at once`, {
+    details: { budgetMs },
+    suggestion: 'Narrow the condition (fewer ORed text matches; a cheap filter such as subscribed or a date ANDed with the rest), or ask for an earlier page',
+  });
+
+export const isQueryTimeout = (err: unknown): err is ApiError => err instanceof ApiError && err.code === 'QUERY_TIMEOUT';
+
 /** Field errors named in a 422's default message: clients that show only the message (SDKs) still say what to fix. */
 const NAMED_FIELD_ERRORS = 3;
 

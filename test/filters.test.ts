@@ -11,13 +11,14 @@ import { ApiError } from '../src/errors.js';
 import { evaluate } from '../src/filters/evaluate.js';
 import { planCondition, planFilter, type SegmentDefinition } from '../src/filters/plan.js';
 import { dependenciesOf } from '../src/filters/predicate.js';
-import { countMatching, loadContactFacts, pageMatching, walkMatching } from '../src/filters/sqlite.js';
+import { countMatching, loadContactFacts, pageMatching, walkMatching, WALK_WINDOW } from '../src/filters/sqlite.js';
+import type { Predicate } from '../src/filters/predicate.js';
 import type { FilterCondition } from '../src/filters/types.js';
 import { dateValue, numericString } from '../src/filters/values.js';
 import { loadSchemas } from '../src/http/validate.js';
 import { openStore, type Db } from '../src/store/db.js';
 import { inlineReader } from '../src/store/reader.js';
-import { CASES, CONTACTS, DYNAMIC_CONDITION, EVENTS, RECENT_AGO, STATIC_MEMBERS, type Refs } from './helpers/filter-cases.js';
+import { AWKWARD_KEYS, CASES, CONTACTS, DYNAMIC_CONDITION, EVENTS, RECENT_AGO, REFUSED_DATA_FIELDS, STATIC_MEMBERS, type Refs } from './helpers/filter-cases.js';
 
 loadSchemas();
 const dir = mkdtempSync(join(tmpdir(), 'postmill-filters-'));
@@ -73,33 +74,45 @@ test.after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+const reader = inlineReader(db);
+const readOf = (projectId: string) => ({ projectId, budgetMs: 60_000 });
+const count = (p: Predicate, projectId = PROJECT) => countMatching(reader, readOf(projectId), p, now);
+const page = (p: Predicate, offset: number, limit: number, projectId = PROJECT) => pageMatching(reader, readOf(projectId), p, now, { offset, limit });
+/** Every match, walked to the end a step at a time (at most `limit` matches a step). */
+async function walked(p: Predicate, limit: number, projectId = PROJECT): Promise<Contact[]> {
+  const walk = walkMatching(reader, readOf(projectId), p, now);
+  const found: Contact[] = [];
+  for (let at: string | null = null; ; ) {
+    const step = await walk.next(at, limit);
+    found.push(...step.contacts);
+    if (step.last === null) return found;
+    at = step.last;
+  }
+}
+
 const keyOf = (id: string) => [...contacts.entries()].find(([, c]) => c.id === id)![0];
 const sorted = (keys: string[]) => [...keys].sort();
 const plan = (condition: FilterCondition) => planCondition(condition, { segments: lookup, path: 'condition' });
 
 test('every case: the SQL engine (count, page, walk) and the memory engine give the expected contacts', async () => {
-  const opts = { projectId: PROJECT, now };
   for (const c of CASES) {
     const predicate = plan(c.condition(refs));
     const expected = sorted(c.expect);
-    assert.is(await countMatching(inlineReader(db), predicate, opts), expected.length, `${c.name}: count`);
-    assert.equal(sorted(pageMatching(db, predicate, opts, { offset: 0, limit: 100 }).map((x) => keyOf(x.id))), expected, `${c.name}: page`);
-    const walk = walkMatching(db, predicate, opts);
-    const walked: string[] = [];
-    for (let batch = walk.next(null, 2); batch.length > 0; batch = walk.next(batch[batch.length - 1]!.id, 2)) walked.push(...batch.map((x) => keyOf(x.id)));
-    assert.equal(sorted(walked), expected, `${c.name}: walk`);
+    assert.is(await count(predicate), expected.length, `${c.name}: count`);
+    assert.equal(sorted((await page(predicate, 0, 100)).map((x) => keyOf(x.id))), expected, `${c.name}: page`);
+    assert.equal(sorted((await walked(predicate, 2)).map((x) => keyOf(x.id))), expected, `${c.name}: walk`);
     const { eventNames } = dependenciesOf(predicate);
     const inMemory = [...contacts.entries()].filter(([, contact]) => evaluate(predicate, loadContactFacts(db, PROJECT, contact, eventNames), now)).map(([key]) => key);
     assert.equal(sorted(inMemory), expected, `${c.name}: memory`);
   }
 });
 
-test('pages come newest first and respect offset and limit', () => {
+test('pages come newest first and respect offset and limit', async () => {
   const everyone = plan({ logic: 'AND', groups: [{ filters: [] }] });
-  const page = pageMatching(db, everyone, { projectId: PROJECT, now }, { offset: 1, limit: 2 });
-  assert.is(page.length, 2);
-  const all = pageMatching(db, everyone, { projectId: PROJECT, now }, { offset: 0, limit: 10 });
-  assert.equal(page.map((c) => c.id), all.slice(1, 3).map((c) => c.id));
+  const second = await page(everyone, 1, 2);
+  assert.is(second.length, 2);
+  const all = await page(everyone, 0, 10);
+  assert.equal(second.map((c) => c.id), all.slice(1, 3).map((c) => c.id));
   assert.ok(all.every((c, i) => i === 0 || all[i - 1]!.createdAt >= c.createdAt));
 });
 
@@ -237,6 +250,117 @@ test('memberOfSegment cycles are refused, directly and through other segments', 
     }),
   );
   assert.match(through[0]!.message, /A -> B -> A/);
+});
+
+test('data keys of any characters: both engines read exactly the key named; empty keys and control characters are 422', async () => {
+  const project = randomUUID();
+  db.prepare('INSERT INTO projects (id, name, created_at, updated_at) VALUES (?, ?, 0, 0)').run(project, project);
+  const made: Contact[] = [];
+  const contact = (data: Contact['data']) => {
+    const c: Contact = { id: randomUUID(), projectId: project, email: `${made.length}@keys.test`, subscribed: true, data, createdAt: now, updatedAt: now };
+    insertContact(db, c);
+    made.push(c);
+    return c;
+  };
+  const cases: { field: string; value: string; expect: Contact }[] = [];
+  for (const key of AWKWARD_KEYS) {
+    cases.push({ field: `data.${key}`, value: `hit ${key}`, expect: contact({ [key]: `hit ${key}` }) });
+    cases.push({ field: `data.${key}.${key}`, value: 'deep', expect: contact({ [key]: { [key]: 'deep' } }) });
+  }
+  // a backslash before a dot is part of the key before it
+  cases.push({ field: 'data.a\\.b', value: 'dotted', expect: contact({ 'a\\': { b: 'dotted' } }) });
+  for (const { field, value, expect } of cases) {
+    for (const operator of ['equals', 'contains'] as const) {
+      const predicate = plan({ logic: 'AND', groups: [{ filters: [{ field, operator, value }] }] });
+      const what = `${JSON.stringify(field)} ${operator}`;
+      assert.is(await count(predicate, project), 1, `${what}: count`);
+      assert.equal((await page(predicate, 0, 10, project)).map((c) => c.id), [expect.id], `${what}: page`);
+      assert.equal((await walked(predicate, 10, project)).map((c) => c.id), [expect.id], `${what}: walk`);
+      assert.equal(made.filter((c) => evaluate(predicate, loadContactFacts(db, project, c, []), now)).map((c) => c.id), [expect.id], `${what}: memory`);
+    }
+  }
+  for (const field of REFUSED_DATA_FIELDS) {
+    const errors = refusal(() => plan({ logic: 'AND', groups: [{ filters: [{ field, operator: 'exists' }] }] }));
+    assert.is(errors[0]!.field, 'condition.groups.0.filters.0.field', JSON.stringify(field));
+  }
+});
+
+test('a condition that expands to 2000 filters runs in SQL (ORs and ANDs as balanced trees: SQLite refuses expressions deeper than 1000)', async () => {
+  const expect = sorted(CONTACTS.filter((c) => String(c.data(now).plan ?? '').toLowerCase() === 'pro').map((c) => c.key));
+  // 99 filters that together mean plan = pro, ORed or ANDed; named 20 times, ORed or ANDed
+  const others = Array.from({ length: 98 }, (_, i) => `other${i}`);
+  const pro = { field: 'data.plan', operator: 'equals' as const, value: 'pro' };
+  const shapes = {
+    OR: { logic: 'OR' as const, groups: [pro, ...others.map((value) => ({ field: 'data.plan', operator: 'equals' as const, value }))].map((f) => ({ filters: [f] })) },
+    AND: { logic: 'AND' as const, groups: [{ filters: [pro, ...others.map((value) => ({ field: 'data.plan', operator: 'notEquals' as const, value }))] }] },
+  };
+  for (const [logic, condition] of Object.entries(shapes) as ['OR' | 'AND', FilterCondition][]) {
+    const wide: SegmentDefinition = { id: randomUUID(), name: `wide ${logic}`, type: 'DYNAMIC', condition };
+    const named = { logic, groups: Array.from({ length: 20 }, () => ({ filters: [{ field: 'segment', operator: 'memberOfSegment' as const, value: wide.id }] })) };
+    const predicate = planCondition(named, { segments: (id) => (id === wide.id ? wide : lookup(id)), path: 'condition' });
+    assert.is(await count(predicate), expect.length, `${logic}: count`);
+    assert.equal(sorted((await page(predicate, 0, 100)).map((x) => keyOf(x.id))), expect, `${logic}: page`);
+    assert.equal(sorted((await walked(predicate, 100)).map((x) => keyOf(x.id))), expect, `${logic}: walk`);
+  }
+});
+
+/** A project of `n` contacts with ordered ids (`c00000`...), each `{i, note}`: answers its id. */
+function seedProject(n: number): string {
+  const project = randomUUID();
+  db.prepare('INSERT INTO projects (id, name, created_at, updated_at) VALUES (?, ?, 0, 0)').run(project, project);
+  db.prepare(
+    `WITH RECURSIVE n(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM n WHERE x < ? - 1)
+     INSERT INTO contacts (id, project_id, email, email_lc, subscribed, data, created_at, updated_at)
+     SELECT ? || printf('%06d', x), ?, x || '@seed.test', x || '@seed.test', 1, json_object('i', x, 'note', hex(randomblob(16))), ?, ? FROM n`,
+  ).run(n, `${project}-`, project, now, now);
+  return project;
+}
+
+test('a walk step visits at most WALK_WINDOW contacts, and continues where the last one ended', async () => {
+  const project = seedProject(2 * WALK_WINDOW + WALK_WINDOW / 2);
+  const idAt = (i: number) => `${project}-${String(i).padStart(6, '0')}`;
+  const matches = [10, 20, WALK_WINDOW + 500, 2 * WALK_WINDOW + 400];
+  const predicate = plan({ logic: 'OR', groups: matches.map((i) => ({ filters: [{ field: 'data.i', operator: 'equals', value: i }] })) });
+  const walk = walkMatching(reader, readOf(project), predicate, now);
+  const steps: { ids: string[]; last: string | null }[] = [];
+  for (let at: string | null = null; ; ) {
+    const step = await walk.next(at, 1);
+    steps.push({ ids: step.contacts.map((c) => c.id), last: step.last });
+    if (step.last === null) break;
+    at = step.last;
+  }
+  const last = 2 * WALK_WINDOW + WALK_WINDOW / 2 - 1;
+  assert.equal(steps, [
+    { ids: [idAt(10)], last: idAt(10) }, // the limit reached: the next step starts after the match
+    { ids: [idAt(20)], last: idAt(20) },
+    { ids: [], last: idAt(20 + WALK_WINDOW) }, // else after a window of WALK_WINDOW contacts
+    { ids: [idAt(WALK_WINDOW + 500)], last: idAt(WALK_WINDOW + 500) },
+    { ids: [idAt(2 * WALK_WINDOW + 400)], last: idAt(2 * WALK_WINDOW + 400) },
+    { ids: [], last: idAt(last) },
+    { ids: [], last: null },
+  ]);
+});
+
+test('a read past its budget is stopped with 422 QUERY_TIMEOUT (budget() is asked for every row, not once); a read without budget() is refused', async () => {
+  const project = seedProject(5000);
+  const heavy = plan({ logic: 'OR', groups: Array.from({ length: 200 }, (_, i) => ({ filters: [{ field: 'data.note', operator: 'contains', value: `zz${i}` }] })) });
+  const started = performance.now();
+  try {
+    await countMatching(reader, { projectId: project, budgetMs: 20 }, heavy, now);
+    assert.unreachable('the count should have been stopped');
+  } catch (err) {
+    assert.instance(err, ApiError);
+    assert.equal([(err as ApiError).status, (err as ApiError).code, (err as ApiError).extra.details], [422, 'QUERY_TIMEOUT', { budgetMs: 20 }]);
+  }
+  const stoppedAfter = performance.now() - started;
+  assert.ok(stoppedAfter < 1000, `stopped soon after its budget (${Math.round(stoppedAfter)} ms)`);
+  assert.is(await countMatching(reader, { projectId: project, budgetMs: 60_000 }, heavy, now), 0, 'with time enough it completes');
+  try {
+    await reader.get(readOf(project), 'SELECT COUNT(*) FROM contacts', []);
+    assert.unreachable('a read without budget() should be refused');
+  } catch (err) {
+    assert.match((err as Error).message, /budget\(\)/);
+  }
 });
 
 test('a single filter (a workflow CONDITION step) plans under the same rules', () => {

@@ -28,7 +28,7 @@ function chosen(a: Audience): FilterCondition | null {
 }
 
 /** The whole condition: the chosen audience, and only subscribed contacts unless the content is TRANSACTIONAL. */
-function conditionOf(a: Audience): FilterCondition {
+export function audienceCondition(a: Audience): FilterCondition {
   const own = chosen(a);
   const filters = a.type === 'TRANSACTIONAL' ? [EVERYONE] : [SUBSCRIBED];
   return { logic: 'AND', groups: [{ filters, ...(own ? { conditions: own } : {}) }] } as FilterCondition;
@@ -42,10 +42,10 @@ export function checkAudience(ctx: Ctx, a: Audience): void {
   if (a.audienceType === 'FILTERED') contactFilter(ctx, a.projectId, a.audienceCondition, 'audienceCondition');
 }
 
-const filterOf = (ctx: Ctx, a: Audience): ContactFilter => storedFilter(ctx, a.projectId, conditionOf(a));
+const filterOf = (ctx: Ctx, a: Audience): ContactFilter => storedFilter(ctx, a.projectId, audienceCondition(a));
 
-/** Counted on the reader thread: a million contacts never stall the API. */
-export const countAudience = (ctx: Ctx, a: Audience): Promise<number> => countFiltered(ctx, filterOf(ctx, a));
+/** Counted on a reader thread within a request's budget: a million contacts never stall the API. */
+export const countAudience = (ctx: Ctx, a: Audience): Promise<number> => countFiltered(ctx, filterOf(ctx, a), 'request');
 
-/** The audience in contact-id order, a batch at a time, its times those of `now` (the send's start). */
+/** The audience in contact-id order, a bounded step at a time on a reader thread, its times those of `now` (the send's start). */
 export const audienceWalk = (ctx: Ctx, a: Audience, now: number): MatchingWalk => walkFiltered(ctx, filterOf(ctx, a), now);

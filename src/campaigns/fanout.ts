@@ -27,9 +27,15 @@ const BATCH = 50;
 
 const isCurrent = (c: Campaign | null, round: number): c is Campaign => c !== null && c.sendRound === round && c.status === 'SENDING';
 
+/** Contacts of the audience read together, and where the walk stands after them. */
+interface Batch {
+  contacts: Contact[];
+  /** The walk's position once this batch is written (the end of the last window visited). */
+  last: string;
+}
+
 /** A batch of the audience read and composed, ready to be written. */
-interface Composed {
-  batch: Contact[];
+interface Composed extends Batch {
   suppressed: Set<string>;
   addressed: Addressed[];
   composed: Composition[];
@@ -42,58 +48,80 @@ interface Composed {
  */
 const AHEAD = 2;
 
-/** The next batch of the audience after `after`, and its messages composing off the main thread; null once the whole audience has been walked. */
-function composeBatch(ctx: Ctx, campaign: Campaign, content: MessageContent, walk: MatchingWalk, after: string | null): { last: string; composing: Promise<Composed> } | null {
-  const batch = walk.next(after, BATCH);
-  if (batch.length === 0) return null;
-  const suppressed = suppressedAmong(ctx.db, campaign.projectId, batch.map((c) => c.email));
-  const addressed = batch
+/**
+ * The next contacts of the audience after `after`: steps of the walk (each a bounded read on a
+ * reader thread) until one finds some; null once the whole audience has been walked, or when the
+ * send was cancelled (or sent again) during a stretch of contacts outside the audience.
+ */
+async function readBatch(ctx: Ctx, campaign: Campaign, walk: MatchingWalk, after: string | null): Promise<Batch | null> {
+  for (let at = after; ; ) {
+    const step = await walk.next(at, BATCH);
+    if (step.last === null) return null;
+    if (step.contacts.length > 0) return { contacts: step.contacts, last: step.last };
+    if (!isCurrent(findCampaignById(ctx.db, campaign.projectId, campaign.id), campaign.sendRound)) return null;
+    at = step.last;
+  }
+}
+
+/** The batch's messages, composed off the main thread (suppressed addresses left out). */
+function composeBatch(ctx: Ctx, campaign: Campaign, content: MessageContent, batch: Batch): Promise<Composed> {
+  const suppressed = suppressedAmong(ctx.db, campaign.projectId, batch.contacts.map((c) => c.email));
+  const addressed = batch.contacts
     .filter((contact) => !suppressed.has(contact.email.toLowerCase()))
     .map((contact) => ({ recipient: { contact, oneOff: {}, name: null }, emailId: newEmailId(ctx.clock.now()) }));
-  const composing = composeMessages(ctx, content, addressed, Infinity).then((composed) => ({ batch, suppressed, addressed, composed }));
-  // a failure surfaces where the batch is awaited; one composed ahead of a cancel is never awaited
-  composing.catch(() => {});
-  return { last: batch[batch.length - 1]!.id, composing };
+  return composeMessages(ctx, content, addressed, Infinity).then((composed) => ({ ...batch, suppressed, addressed, composed }));
 }
 
 /** Writes a composed batch with the walk's new position; false when the send was cancelled (or sent again) meanwhile and the batch dropped. */
-function writeBatch(ctx: Ctx, campaign: Campaign, content: MessageContent, { batch, suppressed, addressed, composed }: Composed): boolean {
+function writeBatch(ctx: Ctx, campaign: Campaign, content: MessageContent, { contacts, last, suppressed, addressed, composed }: Composed): boolean {
   return ctx.bus.tx(() => {
     if (!isCurrent(findCampaignById(ctx.db, campaign.projectId, campaign.id), campaign.sendRound)) return false;
     addressed.forEach(({ recipient, emailId }, i) => {
       const { contact } = recipient;
       if (addRecipient(ctx.db, campaign.id, contact.id, emailId)) storeMessage(ctx, content, { contactId: contact.id, email: contact.email }, emailId, composed[i]!, 'bulk');
     });
-    const skipped = batch.filter((c) => suppressed.has(c.email.toLowerCase()) && addRecipient(ctx.db, campaign.id, c.id, null)).length;
-    advanceWalk(ctx.db, campaign.id, batch[batch.length - 1]!.id, skipped);
+    const skipped = contacts.filter((c) => suppressed.has(c.email.toLowerCase()) && addRecipient(ctx.db, campaign.id, c.id, null)).length;
+    advanceWalk(ctx.db, campaign.id, last, skipped);
     return true;
   });
 }
 
 /**
- * Walks the rest of the audience: the next batches are read and composed on the compose threads
- * while this one is written on the main thread, so neither waits for the other. A restart resumes
- * from the last written batch; batches composed ahead and never written are simply composed again.
+ * Walks the rest of the audience: the next batches are read (one after the other, each where the
+ * last ended) and composed on the compose threads while this one is written on the main thread,
+ * so neither waits for the other. A restart resumes from the last written batch; batches composed
+ * ahead and never written are simply composed again. A read that fails (past its budget) fails
+ * the run with its reason.
  */
 async function fanOut(ctx: Ctx, campaign: Campaign, walk: MatchingWalk): Promise<void> {
   const content = campaignContent(ctx, campaign);
-  const ahead: Promise<Composed>[] = [];
-  let readTo: string | null = campaign.walkedTo;
+  const ahead: Promise<Composed | null>[] = [];
+  let position: string | null = campaign.walkedTo;
   let walked = false;
+  let reads: Promise<void> = Promise.resolve();
   const readAhead = () => {
     while (!walked && ahead.length < AHEAD) {
-      const next = composeBatch(ctx, campaign, content, walk, readTo);
-      if (next) {
-        ahead.push(next.composing);
-        readTo = next.last;
-      } else walked = true;
+      const read = reads.then(() => (walked ? null : readBatch(ctx, campaign, walk, position)));
+      reads = read.then(
+        (batch) => {
+          if (batch) position = batch.last;
+          else walked = true;
+        },
+        () => {
+          walked = true;
+        },
+      );
+      const composing = read.then((batch) => batch && composeBatch(ctx, campaign, content, batch));
+      // a failure surfaces where the batch is awaited; one composed ahead of a cancel is never awaited
+      composing.catch(() => {});
+      ahead.push(composing);
     }
   };
   readAhead();
   for (;;) {
-    const ready = ahead.shift();
-    if (!ready) return finishWalk(ctx.db, campaign, ctx.clock.now());
-    const composed = await ready;
+    // every read is in `ahead` before it can end the walk: the one that does answers null
+    const composed = await ahead.shift()!;
+    if (!composed) return finishWalk(ctx.db, campaign, ctx.clock.now());
     // the threads get the next batches before the main thread turns to writing this one
     readAhead();
     // One write per turn of the event loop: two batches composed meanwhile would otherwise be

@@ -3,6 +3,7 @@ import type { Ctx } from '../context.js';
 import { storedFilter, type ContactFilter } from '../filters/engine.js';
 import { referencedSegments, type FilterCondition } from '../filters/types.js';
 import type { Usages } from '../usage/usages.js';
+import { audienceCondition } from './audience.js';
 import { campaignsIn, type Campaign, type CampaignStatus } from './store.js';
 
 /** Campaigns that still depend on their audience: a segment or field they use cannot go. */
@@ -28,6 +29,13 @@ export function campaignUsage(usages: Usages): void {
         (c) => c.segmentId === segmentId || (c.audienceType === 'FILTERED' && referencedSegments(c.audienceCondition as FilterCondition).has(segmentId)),
       ),
     ),
+  }));
+  // An edit of a segment must leave every audience that may still be planned valid: drafts too.
+  usages.segmentConditions.register((ctx, projectId, segmentId) => ({
+    conditions: campaignsIn(ctx.db, projectId, ACTIVE)
+      .map((c) => ({ c, condition: audienceCondition(c) }))
+      .filter(({ condition }) => referencedSegments(condition).has(segmentId))
+      .map(({ c, condition }) => ({ owner: 'campaigns' as const, id: c.id, name: c.name, condition })),
   }));
   usages.fields.register((ctx, projectId, key) => ({
     campaigns: named(campaignsIn(ctx.db, projectId, ACTIVE).filter((c) => filterOf(ctx, c)?.dependencies.dataKeys.has(key) ?? false)),

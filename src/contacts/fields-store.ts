@@ -1,6 +1,8 @@
 // SQL of the custom data fields. A key is matched as it is (json_each, json_patch), never spelled
 // into a JSON path: any key a contact can hold (quotes, backslashes, NUL, dots) is found and removed.
+// The counts read every contact of the project: they run on a reader thread (store/reader.ts).
 import { sql, type Db } from '../store/db.js';
+import type { ReadOptions, Reader } from '../store/reader.js';
 
 const ISO_DATE = "'[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*'";
 
@@ -12,12 +14,13 @@ export interface KeyTypeCount {
   dates: number;
 }
 
-export function countKeyTypes(db: Db, projectId: string): KeyTypeCount[] {
-  return sql(
-    db,
+export function countKeyTypes(reader: Reader, read: ReadOptions): Promise<KeyTypeCount[]> {
+  return reader.all<KeyTypeCount>(
+    read,
     `SELECT j.key AS key, j.type AS type, COUNT(*) AS n, SUM(j.type = 'text' AND j.atom GLOB ${ISO_DATE}) AS dates
-     FROM contacts c, json_each(c.data) j WHERE c.project_id = ? AND j.type != 'null' GROUP BY j.key, j.type`,
-  ).all(projectId) as KeyTypeCount[];
+     FROM contacts c, json_each(c.data) j WHERE budget() AND c.project_id = ? AND j.type != 'null' GROUP BY j.key, j.type`,
+    [read.projectId],
+  );
 }
 
 /** A value of one key with its JSON type (`value` is JSON text for objects and arrays, 1/0 for booleans). */
@@ -27,12 +30,13 @@ export interface KeyValueCount {
   count: number;
 }
 
-export function countKeyValues(db: Db, projectId: string, key: string, limit: number): KeyValueCount[] {
-  return sql(
-    db,
+export function countKeyValues(reader: Reader, read: ReadOptions, key: string, limit: number): Promise<KeyValueCount[]> {
+  return reader.all<KeyValueCount>(
+    read,
     `SELECT j.value AS value, j.type AS type, COUNT(*) AS count FROM contacts c, json_each(c.data) j
-     WHERE c.project_id = ? AND j.key = ? AND j.type != 'null' GROUP BY j.value, j.type ORDER BY count DESC, j.value LIMIT ?`,
-  ).all(projectId, key, limit) as KeyValueCount[];
+     WHERE budget() AND c.project_id = ? AND j.key = ? AND j.type != 'null' GROUP BY j.value, j.type ORDER BY count DESC, j.value LIMIT ?`,
+    [read.projectId, key, limit],
+  );
 }
 
 /** Removes the key from every contact of the project that has it (a merge patch of `{key: null}`); answers how many. */

@@ -4,6 +4,7 @@ import { RESERVED_DATA_KEYS } from './data.js';
 import { countKeyTypes, countKeyValues, removeKey } from './fields-store.js';
 import { isFieldUsed } from './field-usage.js';
 import { countContacts } from './store.js';
+import { readerOf, readFor } from '../store/reader.js';
 
 export type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'object' | 'array' | 'mixed';
 
@@ -41,10 +42,10 @@ function kindOf(jsonType: string, allDates: boolean): FieldType {
 
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
 
-/** Standard fields and every custom data key with its inferred type and the share of contacts that have it. */
-export function listFields(ctx: Ctx, projectId: string): { fields: FieldInfo[]; count: number } {
+/** Standard fields and every custom data key with its inferred type and the share of contacts that have it (read on a reader thread). */
+export async function listFields(ctx: Ctx, projectId: string): Promise<{ fields: FieldInfo[]; count: number }> {
+  const rows = await countKeyTypes(readerOf(ctx), readFor(ctx.config, projectId, 'request'));
   const total = countContacts(ctx.db, projectId);
-  const rows = countKeyTypes(ctx.db, projectId);
   const custom = new Map<string, { types: Set<FieldType>; n: number }>();
   for (const row of rows) {
     const entry = custom.get(row.key) ?? { types: new Set<FieldType>(), n: 0 };
@@ -86,9 +87,9 @@ export function customKey(field: string): string {
   return key;
 }
 
-export function fieldValues(ctx: Ctx, projectId: string, field: string, limit: number) {
+export async function fieldValues(ctx: Ctx, projectId: string, field: string, limit: number) {
   const key = customKey(field);
-  const values = countKeyValues(ctx.db, projectId, key, limit).map((r) => ({
+  const values = (await countKeyValues(readerOf(ctx), readFor(ctx.config, projectId, 'request'), key, limit)).map((r) => ({
     value:
       r.type === 'object' || r.type === 'array' ? JSON.parse(String(r.value)) : r.type === 'true' ? true : r.type === 'false' ? false : r.value,
     count: r.count,

@@ -31,10 +31,10 @@ export function contactRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     '/contacts',
     describe({ summary: 'List contacts', query: ['limit', 'cursor', 'search', 'subscribed', 'sort', 'dir'], answers: { 200: 'ContactPage' } }),
     secret,
-    (ctx) => {
+    async (ctx) => {
       const { sort, dir } = sortParams(ctx.query, ['email', 'createdAt'] as const, 'createdAt');
       const search = typeof ctx.query.search === 'string' && ctx.query.search !== '' ? ctx.query.search : null;
-      const page = listContacts(app.db, projectOf(ctx).id, {
+      const page = await listContacts(app, projectOf(ctx).id, {
         limit: cursorLimit(ctx.query.limit),
         cursor: decodeCursor(ctx.query.cursor),
         search,
@@ -75,13 +75,13 @@ export function contactRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     },
   );
 
-  router.get('/contacts/fields', describe({ summary: 'Fields of the contacts', answers: { 200: 'ContactFields' } }), secret, (ctx) => {
-    ctx.body = listFields(app, projectOf(ctx).id);
+  router.get('/contacts/fields', describe({ summary: 'Fields of the contacts', answers: { 200: 'ContactFields' } }), secret, async (ctx) => {
+    ctx.body = await listFields(app, projectOf(ctx).id);
   });
 
-  router.get('/contacts/fields/:field/values', describe({ summary: 'Common values', query: ['limit'], answers: { 200: 'FieldValues' } }), secret, (ctx) => {
+  router.get('/contacts/fields/:field/values', describe({ summary: 'Common values', query: ['limit'], answers: { 200: 'FieldValues' } }), secret, async (ctx) => {
     const limit = Math.min(Math.max(Number.parseInt(String(ctx.query.limit ?? '100'), 10) || 100, 1), 1000);
-    ctx.body = fieldValues(app, projectOf(ctx).id, ctx.params.field!, limit);
+    ctx.body = await fieldValues(app, projectOf(ctx).id, ctx.params.field!, limit);
   });
 
   router.get('/contacts/fields/:field/usage', describe({ summary: 'Where a field is used', answers: { 200: 'FieldUsage' } }), secret, (ctx) => {

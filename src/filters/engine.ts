@@ -8,7 +8,7 @@ import { planCondition, planFilter, planStored, type SegmentLookup } from './pla
 import { dependenciesOf, type Dependencies, type Predicate } from './predicate.js';
 import { countMatching, loadContactFacts, pageMatching, walkMatching, type MatchingWalk } from './sqlite.js';
 import type { FilterCondition } from './types.js';
-import { readerOf } from '../store/reader.js';
+import { readerOf, readFor, type ReadPurpose } from '../store/reader.js';
 
 /** A checked, planned condition of one project: what every function below takes. */
 export interface ContactFilter {
@@ -44,22 +44,23 @@ export function storedFilter(ctx: Ctx, projectId: string, condition: FilterCondi
   return filterOf(projectId, planStored(condition, { segments: segmentLookup(ctx, projectId), path: 'condition' }));
 }
 
-/** Matching contacts of the project, counted now, off the main thread (a count reads every contact). */
-export function countFiltered(ctx: Ctx, filter: ContactFilter): Promise<number> {
-  return countMatching(readerOf(ctx), filter.predicate, { projectId: filter.projectId, now: ctx.clock.now() });
+/** Matching contacts of the project, counted now on a reader thread (a count reads every contact), within the budget of `purpose`. */
+export function countFiltered(ctx: Ctx, filter: ContactFilter, purpose: ReadPurpose): Promise<number> {
+  return countMatching(readerOf(ctx), readFor(ctx.config, filter.projectId, purpose), filter.predicate, ctx.clock.now());
 }
 
-/** A page of matching contacts, newest first. */
-export function pageFiltered(ctx: Ctx, filter: ContactFilter, page: { offset: number; limit: number }): Contact[] {
-  return pageMatching(ctx.db, filter.predicate, { projectId: filter.projectId, now: ctx.clock.now() }, page);
+/** A page of matching contacts, newest first, read on a reader thread within a request's budget. */
+export function pageFiltered(ctx: Ctx, filter: ContactFilter, page: { offset: number; limit: number }): Promise<Contact[]> {
+  return pageMatching(readerOf(ctx), readFor(ctx.config, filter.projectId, 'request'), filter.predicate, ctx.clock.now(), page);
 }
 
 /**
- * Matching contacts in contact-id order, one batch per `next(afterId, limit)` (null starts). The
- * times of the condition are those of `now` for the whole walk: one audience, planned once.
+ * Matching contacts in contact-id order, a bounded step per `next(afterId, limit)` on a reader
+ * thread within a job's budget. The times of the condition are those of `now` for the whole walk:
+ * one audience, planned once.
  */
 export function walkFiltered(ctx: Ctx, filter: ContactFilter, now: number): MatchingWalk {
-  return walkMatching(ctx.db, filter.predicate, { projectId: filter.projectId, now });
+  return walkMatching(readerOf(ctx), readFor(ctx.config, filter.projectId, 'job'), filter.predicate, now);
 }
 
 /** Whether one contact of the filter's project matches now (reads its events and static memberships as the filter needs). */

@@ -100,8 +100,9 @@ function fieldRef(field: string): FieldRef | string {
   if (field === 'subscribed') return { kind: 'subscribed' };
   if (field === 'createdAt' || field === 'updatedAt') return { kind: 'time', column: field };
   if (!field.startsWith('data.')) return 'Unknown field: use email, subscribed, createdAt, updatedAt or data.<key>';
+  // Any key but an empty one: the SQL engine spells each as an escaped JSON path label (sqlite.ts).
   const path = field.slice(5).split('.');
-  if (path.some((key) => key === '' || key.includes('"'))) return 'A data path is dot-separated keys, none empty or holding a double quote';
+  if (path.some((key) => key === '')) return 'A data path is dot-separated keys, none of them empty (data.plan, data.address.city)';
   if (path.length > MAX_PATH_KEYS) return `A data path has at most ${MAX_PATH_KEYS} keys`;
   return { kind: 'data', path };
 }

@@ -4,7 +4,7 @@
 // the text is made of fixed pieces chosen by the predicate's shape.
 import { CONTACT_COLUMNS, toContact, type Contact, type ContactRow } from '../contacts/store.js';
 import { sql, type Db } from '../store/db.js';
-import type { Reader } from '../store/reader.js';
+import type { ReadOptions, Reader } from '../store/reader.js';
 import type { ContactFacts, EventSpan } from './evaluate.js';
 import { boundAt, type Bound, type Comparison, type DataTest, type Expected, type Predicate } from './predicate.js';
 
@@ -36,6 +36,16 @@ function q(strings: TemplateStringsArray, ...parts: (Sql | string | number)[]): 
 const join = (parts: Sql[], separator: string): Sql => ({ text: parts.map((p) => p.text).join(separator), params: parts.flatMap((p) => p.params) });
 
 /**
+ * Terms joined by AND or OR as a balanced tree, in their order: SQLite refuses expressions deeper
+ * than 1000, and a flat list is a chain as deep as it is long (a condition expands to 2000 filters).
+ */
+function balanced(parts: Sql[], op: 'AND' | 'OR'): Sql {
+  if (parts.length === 1) return parts[0]!;
+  const half = Math.ceil(parts.length / 2);
+  return q`(${balanced(parts.slice(0, half), op)} ${raw(op)} ${balanced(parts.slice(half), op)})`;
+}
+
+/**
  * How event and membership tests are asked. `scan` visits every contact (counts): each test
  * becomes a set, computed once per query from the events index by name. `seek` stops early or
  * visits few contacts (pages, batches): each test is a lookup per contact in the events index by contact.
@@ -56,7 +66,14 @@ interface Operand {
 
 const COMPARE: Record<Comparison, Sql> = { '>': raw('>'), '<': raw('<'), '>=': raw('>='), '<=': raw('<='), '=': raw('=') };
 
-const jsonPath = (path: string[]) => '$' + path.map((key) => `."${key}"`).join('');
+/**
+ * A data key as a quoted label of a JSON path. SQLite ends the label at the first `"` and decodes
+ * JSON escapes inside it, so a backslash is doubled and quotes and control characters are written
+ * as \u escapes: every key is a valid path that names exactly that key (as valueAt reads it).
+ */
+const label = (key: string) => `"${key.replace(/[\\"\u0000-\u001f]/g, (ch) => (ch === '\\' ? '\\\\' : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`))}"`;
+
+const jsonPath = (path: readonly string[]): string => '$' + path.map((key) => `.${label(key)}`).join('');
 
 const dataOperand = (path: string[]): Operand => ({ type: q`json_type(c.data, ${jsonPath(path)})`, value: q`json_extract(c.data, ${jsonPath(path)})` });
 const ELEMENT: Operand = { type: raw('j.type'), value: raw('j.value') };
@@ -145,9 +162,9 @@ export function whereOf(p: Predicate, opts: CompileOptions): Sql {
     case 'none':
       return raw('0');
     case 'and':
-      return q`(${join(cheapestFirst(p.of, shape).map((x) => whereOf(x, opts)), ' AND ')})`;
+      return balanced(cheapestFirst(p.of, shape).map((x) => whereOf(x, opts)), 'AND');
     case 'or':
-      return q`(${join(p.of.map((q) => whereOf(q, opts)), ' OR ')})`;
+      return balanced(p.of.map((x) => whereOf(x, opts)), 'OR');
     case 'not':
       // A missing JSON value makes a test NULL, and NOT NULL is NULL: count it as false first.
       return q`NOT COALESCE(${whereOf(p.of, opts)}, 0)`;
@@ -163,54 +180,76 @@ export function whereOf(p: Predicate, opts: CompileOptions): Sql {
       const window = eventWindow(p.since, p.before, now);
       // An event's contact is in the event's project, so the lookup by contact needs no project term.
       return shape === 'seek'
-        ? q`EXISTS (SELECT 1 FROM events e WHERE e.contact_id = c.id AND e.name = ${p.name}${window})`
-        : q`c.id IN (SELECT e.contact_id FROM events e WHERE e.project_id = ${projectId} AND e.name = ${p.name}${window})`;
+        ? q`EXISTS (SELECT 1 FROM events e WHERE budget() AND e.contact_id = c.id AND e.name = ${p.name}${window})`
+        : q`c.id IN (SELECT e.contact_id FROM events e WHERE budget() AND e.project_id = ${projectId} AND e.name = ${p.name}${window})`;
     }
     case 'member':
       return shape === 'seek'
-        ? q`EXISTS (SELECT 1 FROM segment_members m WHERE m.segment_id = ${p.segmentId} AND m.contact_id = c.id AND m.project_id = ${projectId})`
-        : q`c.id IN (SELECT m.contact_id FROM segment_members m WHERE m.segment_id = ${p.segmentId} AND m.project_id = ${projectId})`;
+        ? q`EXISTS (SELECT 1 FROM segment_members m WHERE budget() AND m.segment_id = ${p.segmentId} AND m.contact_id = c.id AND m.project_id = ${projectId})`
+        : q`c.id IN (SELECT m.contact_id FROM segment_members m WHERE budget() AND m.segment_id = ${p.segmentId} AND m.project_id = ${projectId})`;
   }
 }
 
 // Each condition makes its own SQL text: statements are prepared per call (not through the
-// connection's statement cache, which would grow with every condition ever asked).
+// connection's statement cache, which would grow with every condition ever asked). Every read of
+// many contacts runs on the reader threads under its budget: budget() comes first in each WHERE,
+// so it is asked for every contact visited, whatever the rest costs, and in the subqueries that
+// visit events and member rows.
 
-/** How many contacts of the project match (a read of every contact: through the reader thread). */
-export async function countMatching(reader: Reader, p: Predicate, opts: Omit<CompileOptions, 'shape'>): Promise<number> {
-  const query = q`SELECT COUNT(*) AS n FROM contacts c WHERE c.project_id = ${opts.projectId} AND ${whereOf(p, { ...opts, shape: 'scan' })}`;
-  return (await reader.get<{ n: number }>(query.text, query.params))!.n;
+/** How many contacts of the project match. */
+export async function countMatching(reader: Reader, read: ReadOptions, p: Predicate, now: number): Promise<number> {
+  const query = q`SELECT COUNT(*) AS n FROM contacts c WHERE budget() AND c.project_id = ${read.projectId} AND ${whereOf(p, { projectId: read.projectId, now, shape: 'scan' })}`;
+  return (await reader.get<{ n: number }>(read, query.text, query.params))!.n;
 }
 
 /** One page of matching contacts, newest first. */
-export function pageMatching(db: Db, p: Predicate, opts: Omit<CompileOptions, 'shape'>, page: { offset: number; limit: number }): Contact[] {
-  const query = q`SELECT ${raw(CONTACT_COLUMNS)} FROM contacts c WHERE c.project_id = ${opts.projectId} AND ${whereOf(p, { ...opts, shape: 'seek' })}
+export async function pageMatching(reader: Reader, read: ReadOptions, p: Predicate, now: number, page: { offset: number; limit: number }): Promise<Contact[]> {
+  const query = q`SELECT ${raw(CONTACT_COLUMNS)} FROM contacts c WHERE budget() AND c.project_id = ${read.projectId} AND ${whereOf(p, { projectId: read.projectId, now, shape: 'seek' })}
     ORDER BY c.created_at DESC, c.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`;
-  return (db.prepare(query.text).all(...query.params) as ContactRow[]).map(toContact);
+  return (await reader.all<ContactRow>(read, query.text, query.params)).map(toContact);
 }
 
-/** Walks matching contacts in id order, a batch per call: the next batch after `afterId` (null: from the start). */
+/** Contacts one step of a walk visits at most: the cost of a step is bounded whatever the filter, and other projects' reads come between steps. */
+export const WALK_WINDOW = 1000;
+
+/** Walks matching contacts in id order, a step per call. */
 export interface MatchingWalk {
-  next(afterId: string | null, limit: number): Contact[];
+  /**
+   * The matches after `afterId` (null: from the start), at most `limit`, among the next
+   * WALK_WINDOW contacts; `last` is where the next step continues (the last match when `limit`
+   * were found, else the end of the window), null once every contact has been visited.
+   */
+  next(afterId: string | null, limit: number): Promise<{ contacts: Contact[]; last: string | null }>;
 }
 
-export function walkMatching(db: Db, p: Predicate, opts: Omit<CompileOptions, 'shape'>): MatchingWalk {
-  const where = whereOf(p, { ...opts, shape: 'seek' });
-  const statement = db.prepare(`SELECT ${CONTACT_COLUMNS} FROM contacts c WHERE c.project_id = ? AND c.id > ? AND ${where.text} ORDER BY c.id LIMIT ?`);
+export function walkMatching(reader: Reader, read: ReadOptions, p: Predicate, now: number): MatchingWalk {
+  const where = whereOf(p, { projectId: read.projectId, now, shape: 'seek' });
+  const windowEnd = 'SELECT max(id) AS id FROM (SELECT id FROM contacts WHERE budget() AND project_id = ? AND id > ? ORDER BY id LIMIT ?)';
+  const matches = `SELECT ${CONTACT_COLUMNS} FROM contacts c WHERE budget() AND c.project_id = ? AND c.id > ? AND c.id <= ? AND ${where.text} ORDER BY c.id LIMIT ?`;
   return {
-    next: (afterId, limit) => (statement.all(opts.projectId, afterId ?? '', ...where.params, limit) as ContactRow[]).map(toContact),
+    async next(afterId, limit) {
+      const after = afterId ?? '';
+      const end = (await reader.get<{ id: string | null }>(read, windowEnd, [read.projectId, after, WALK_WINDOW]))?.id ?? null;
+      if (end === null) return { contacts: [], last: null };
+      const rows = await reader.all<ContactRow>(read, matches, [read.projectId, after, end, ...where.params, limit]);
+      return { contacts: rows.map(toContact), last: rows.length === limit ? rows[rows.length - 1]!.id : end };
+    },
   };
 }
 
-/** Ids of every matching contact of the project (compute's snapshot; through the reader thread). */
-export function matchingIds(reader: Reader, p: Predicate, opts: Omit<CompileOptions, 'shape'>): Promise<string[]> {
-  const query = q`SELECT c.id FROM contacts c WHERE c.project_id = ${opts.projectId} AND ${whereOf(p, { ...opts, shape: 'scan' })}`;
-  return reader.column<string>(query.text, query.params);
+/** Ids of every matching contact of the project (compute's snapshot). */
+export function matchingIds(reader: Reader, read: ReadOptions, p: Predicate, now: number): Promise<string[]> {
+  const query = q`SELECT c.id FROM contacts c WHERE budget() AND c.project_id = ${read.projectId} AND ${whereOf(p, { projectId: read.projectId, now, shape: 'scan' })}`;
+  return reader.column<string>(read, query.text, query.params);
 }
 
-/** Of these contact ids, those of the project that match now. */
+/**
+ * Of these contact ids, those of the project that match now: on the connection given (compute's
+ * re-check, inside its write transaction), a lookup per id. The caller bounds its cost with
+ * withinBudget (store/budget.ts).
+ */
 export function matchingAmong(db: Db, p: Predicate, opts: Omit<CompileOptions, 'shape'>, ids: readonly string[]): Set<string> {
-  const query = q`SELECT c.id FROM contacts c WHERE c.project_id = ${opts.projectId} AND c.id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND ${whereOf(p, { ...opts, shape: 'seek' })}`;
+  const query = q`SELECT c.id FROM contacts c WHERE budget() AND c.project_id = ${opts.projectId} AND c.id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND ${whereOf(p, { ...opts, shape: 'seek' })}`;
   return new Set(db.prepare(query.text).pluck().all(...query.params) as string[]);
 }
 

@@ -3,17 +3,29 @@
 // against the rows as they are in that transaction (so a transition is recorded exactly once).
 import { findContactById } from '../contacts/store.js';
 import type { Ctx } from '../context.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, notFound, queryTimeout } from '../errors.js';
 import { evaluate } from '../filters/evaluate.js';
 import type { ContactFilter } from '../filters/engine.js';
 import { loadContactFacts, matchingAmong, matchingIds } from '../filters/sqlite.js';
 import { segmentEventName } from '../events/catalogue.js';
-import { readerOf } from '../store/reader.js';
+import { BudgetSpent, withinBudget } from '../store/budget.js';
+import { readerOf, readFor } from '../store/reader.js';
 import { projectSegments } from './catalog.js';
 import { countMembers, deleteMembers, findSegment, insertMembers, memberIds, recordCount, type Segment } from './store.js';
 
-/** Transitions per transaction of a compute; between two, the event loop serves others. */
-const COMPUTE_BATCH = 5000;
+/**
+ * How long one write transaction of a compute may hold the main thread (re-check and writes):
+ * each transaction takes as many contacts as the last one's pace allows, starting small, so a
+ * filter of any cost and a burst of entry events stay within a few tens of milliseconds.
+ */
+const COMPUTE_SLICE_MS = 20;
+const FIRST_BATCH = 64;
+const MAX_BATCH = 5000;
+/** The re-check of one transaction is stopped past this (store/budget.ts), and the transaction retried with half as many contacts. */
+const RECHECK_BUDGET_MS = 2 * COMPUTE_SLICE_MS;
+
+/** The next transaction's size: what would take COMPUTE_SLICE_MS at the last one's pace, at most twice as many. */
+const nextBatch = (size: number, ms: number) => Math.max(1, Math.min(MAX_BATCH, size * 2, Math.round((size * COMPUTE_SLICE_MS) / Math.max(ms, 1))));
 
 /** The entry or exit events of a tracked segment (none for one that does not track), in the caller's transaction. */
 export function emitTransitions(ctx: Ctx, segment: Segment, contactIds: readonly string[], kind: 'entry' | 'exit'): void {
@@ -60,39 +72,61 @@ export interface ComputeResult {
 
 /**
  * Records the membership of a tracked dynamic segment for every contact of its project. One scan
- * of the contacts (the SQL engine's counting shape) is diffed against the recorded rows; the
- * differences are then written in batches, each re-checked inside its own transaction, so a
- * contact that changed since the scan (and was re-evaluated by its job meanwhile) is left as its
- * job recorded it, never overwritten with the scan's older view.
+ * of the contacts (the SQL engine's counting shape, on a reader thread within a request's budget)
+ * is diffed against the recorded rows; the differences are then written in batches, each
+ * re-checked inside its own transaction, so a contact that changed since the scan (and was
+ * re-evaluated by its job meanwhile) is left as its job recorded it, never overwritten with the
+ * scan's older view.
  */
 export async function computeMembership(ctx: Ctx, segment: Segment, filter: ContactFilter): Promise<ComputeResult> {
   const { projectId } = segment;
   const opts = { projectId, now: ctx.clock.now() };
-  const matching = await matchingIds(readerOf(ctx), filter.predicate, opts);
-  const leaving = new Set(memberIds(ctx.db, projectId, segment.id));
+  const reader = readerOf(ctx);
+  const read = readFor(ctx.config, projectId, 'request');
+  const [matching, recorded] = await Promise.all([matchingIds(reader, read, filter.predicate, opts.now), memberIds(reader, read, segment.id)]);
+  const leaving = new Set(recorded);
   const entering = matching.filter((id) => !leaving.delete(id));
   const result: ComputeResult = { added: 0, removed: 0, total: 0 };
-  // In id order, the rows of one batch land on neighbouring pages of the indexes keyed by contact.
-  const apply = async (unordered: string[], enter: boolean) => {
-    const ids = unordered.sort();
-    for (let i = 0; i < ids.length; i += COMPUTE_BATCH) {
+  /** Re-checks and writes one batch; false when its re-check ran past its budget (nothing written). */
+  const write = (batch: string[], enter: boolean): boolean => {
+    try {
       ctx.bus.tx(() => {
         const current = findSegment(ctx.db, projectId, segment.id);
         if (!current) throw notFound('Segment');
         if (current.updatedAt !== segment.updatedAt) throw conflict('The segment changed while its membership was computed; compute again');
-        const batch = ids.slice(i, i + COMPUTE_BATCH);
-        const matching = matchingAmong(ctx.db, filter.predicate, opts, batch);
+        const matching = withinBudget(ctx.db, RECHECK_BUDGET_MS, () => matchingAmong(ctx.db, filter.predicate, opts, batch));
         const still = batch.filter((id) => matching.has(id) === enter);
         const { added, removed } = enter ? transition(ctx, segment, still, []) : transition(ctx, segment, [], still);
         result.added += added.length;
         result.removed += removed.length;
       });
+      return true;
+    } catch (err) {
+      if (err instanceof BudgetSpent) return false;
+      throw err;
+    }
+  };
+  // In id order, the rows of one batch land on neighbouring pages of the indexes keyed by contact.
+  const apply = async (unordered: string[], enter: boolean) => {
+    const ids = unordered.sort();
+    let size = FIRST_BATCH;
+    for (let i = 0; i < ids.length; ) {
+      const batch = ids.slice(i, i + size);
+      const started = performance.now();
+      if (!write(batch, enter)) {
+        // one contact alone costs more than a turn of the main thread may: this filter cannot be recorded
+        if (batch.length === 1) throw queryTimeout(RECHECK_BUDGET_MS);
+        size = Math.ceil(batch.length / 2);
+        continue;
+      }
+      i += batch.length;
+      size = nextBatch(batch.length, performance.now() - started);
       await new Promise((resolve) => setImmediate(resolve));
     }
   };
   await apply(entering, true);
   await apply([...leaving], false);
-  result.total = countMembers(ctx.db, projectId, segment.id);
+  result.total = await countMembers(reader, read, segment.id);
   recordCount(ctx.db, projectId, segment.id, { memberCount: result.total, at: ctx.clock.now(), ms: segment.countMs });
   return result;
 }

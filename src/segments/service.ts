@@ -7,6 +7,8 @@ import { contactFilter, countFiltered, pageFiltered } from '../filters/engine.js
 import type { FilterCondition } from '../filters/types.js';
 import { plannedSegment, projectSegments } from './catalog.js';
 import { refreshCount } from './counts.js';
+import { assertReadersStayValid } from './references.js';
+import { readerOf, readFor } from '../store/reader.js';
 import { queueReevaluation, queueSegmentCount } from './jobs.js';
 import { computeMembership, emitTransitions, type ComputeResult } from './membership.js';
 import {
@@ -95,7 +97,8 @@ export function createSegment(ctx: Ctx, projectId: string, input: SegmentInput):
 
 /**
  * Name, description, condition (dynamic segments only) and trackMembership. A dynamic segment that
- * stops tracking forgets its recorded membership (a later start records it anew).
+ * stops tracking forgets its recorded membership (a later start records it anew). A condition that
+ * would leave a condition reading this segment invalid is refused (409, references.ts).
  */
 export function patchSegment(ctx: Ctx, projectId: string, id: string, patch: SegmentPatch): Segment {
   return ctx.bus.tx(() => {
@@ -112,6 +115,7 @@ export function patchSegment(ctx: Ctx, projectId: string, id: string, patch: Seg
       trackMembership: patch.trackMembership ?? existing.trackMembership,
       updatedAt: ctx.clock.now(),
     };
+    if (patch.condition !== undefined) assertReadersStayValid(ctx, existing, segment);
     updateSegment(ctx.db, segment);
     if (existing.type === 'DYNAMIC' && existing.trackMembership && !segment.trackMembership) clearMembers(ctx.db, projectId, id);
     if (patch.condition !== undefined) queueSegmentCount(ctx, projectId, id);
@@ -140,13 +144,17 @@ const LIVE_TOTAL_UP_TO = 100_000;
 /** A page of the segment's contacts (live for a dynamic segment), newest first, with the total. */
 export async function segmentContacts(ctx: Ctx, projectId: string, id: string, page: { offset: number; limit: number }): Promise<{ contacts: Contact[]; total: number }> {
   const segment = getSegment(ctx, projectId, id);
-  const { filter } = plannedSegment(ctx, segment);
   const live = countContacts(ctx.db, projectId) <= LIVE_TOTAL_UP_TO;
+  // both on the reader threads, within a request's budget; they take the project's turns one after the other
   if (segment.type === 'STATIC') {
-    return { contacts: pageMembers(ctx.db, projectId, id, page), total: live ? countMembers(ctx.db, projectId, id) : segment.memberCount };
+    const read = readFor(ctx.config, projectId, 'request');
+    const [contacts, total] = await Promise.all([pageMembers(readerOf(ctx), read, id, page), live ? countMembers(readerOf(ctx), read, id) : segment.memberCount]);
+    return { contacts, total };
   }
+  const { filter } = plannedSegment(ctx, segment);
   if (!filter) return { contacts: [], total: 0 };
-  return { contacts: pageFiltered(ctx, filter, page), total: live ? await countFiltered(ctx, filter) : segment.memberCount };
+  const [contacts, total] = await Promise.all([pageFiltered(ctx, filter, page), live ? countFiltered(ctx, filter, 'request') : segment.memberCount]);
+  return { contacts, total };
 }
 
 export interface MembersInput {
@@ -210,5 +218,5 @@ export function computeSegment(ctx: Ctx, projectId: string, id: string): Promise
 
 /** Counts now and caches the count: no events, no membership writes. */
 export async function refreshSegment(ctx: Ctx, projectId: string, id: string): Promise<{ memberCount: number }> {
-  return { memberCount: await refreshCount(ctx, getSegment(ctx, projectId, id)) };
+  return { memberCount: await refreshCount(ctx, getSegment(ctx, projectId, id), 'request') };
 }

@@ -1,6 +1,7 @@
 import { CONTACT_COLUMNS, toContact, type Contact, type ContactRow } from '../contacts/store.js';
 import type { FilterCondition } from '../filters/types.js';
 import { parseJson, sql, type Db } from '../store/db.js';
+import type { ReadOptions, Reader } from '../store/reader.js';
 
 export const SEGMENT_TYPES = ['DYNAMIC', 'STATIC'] as const;
 export type SegmentType = (typeof SEGMENT_TYPES)[number];
@@ -132,21 +133,25 @@ export function clearMembers(db: Db, projectId: string, segmentId: string): void
   sql(db, 'DELETE FROM segment_members WHERE segment_id = ? AND project_id = ?').run(segmentId, projectId);
 }
 
-export function countMembers(db: Db, projectId: string, segmentId: string): number {
-  return (sql(db, 'SELECT COUNT(*) AS n FROM segment_members WHERE segment_id = ? AND project_id = ?').get(segmentId, projectId) as { n: number }).n;
+// Reads of every member row go to a reader thread (their cost grows with the segment), under the budget of `read`.
+
+export async function countMembers(reader: Reader, read: ReadOptions, segmentId: string): Promise<number> {
+  const row = await reader.get<{ n: number }>(read, 'SELECT COUNT(*) AS n FROM segment_members WHERE budget() AND segment_id = ? AND project_id = ?', [segmentId, read.projectId]);
+  return row!.n;
 }
 
 /** Every member contact id of the segment. */
-export function memberIds(db: Db, projectId: string, segmentId: string): string[] {
-  return sql(db, 'SELECT contact_id FROM segment_members WHERE segment_id = ? AND project_id = ?').pluck().all(segmentId, projectId) as string[];
+export function memberIds(reader: Reader, read: ReadOptions, segmentId: string): Promise<string[]> {
+  return reader.column<string>(read, 'SELECT contact_id FROM segment_members WHERE budget() AND segment_id = ? AND project_id = ?', [segmentId, read.projectId]);
 }
 
 /** One page of a static segment's members, newest contacts first (as the dynamic pages). */
-export function pageMembers(db: Db, projectId: string, segmentId: string, page: { offset: number; limit: number }): Contact[] {
-  const rows = sql(
-    db,
-    `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE project_id = ? AND id IN (SELECT contact_id FROM segment_members WHERE segment_id = ? AND project_id = ?)
+export async function pageMembers(reader: Reader, read: ReadOptions, segmentId: string, page: { offset: number; limit: number }): Promise<Contact[]> {
+  const rows = await reader.all<ContactRow>(
+    read,
+    `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE budget() AND project_id = ? AND id IN (SELECT contact_id FROM segment_members WHERE budget() AND segment_id = ? AND project_id = ?)
      ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-  ).all(projectId, segmentId, projectId, page.limit, page.offset) as ContactRow[];
+    [read.projectId, segmentId, read.projectId, page.limit, page.offset],
+  );
   return rows.map(toContact);
 }

@@ -1,6 +1,6 @@
 import type { NamedRef } from '../contacts/field-usage.js';
 import type { Ctx } from '../context.js';
-import { referencedSegments } from '../filters/types.js';
+import { referencedSegments, type FilterCondition } from '../filters/types.js';
 import type { Usages } from '../usage/usages.js';
 import { projectSegments, type PlannedSegment } from './catalog.js';
 
@@ -13,6 +13,20 @@ export type SegmentUsage = {
   segments: NamedRef[];
   workflows: NamedRef[];
 };
+
+/** A stored condition that names a segment: an edit of that segment must leave it valid. */
+export interface ConditionUse {
+  /** What holds it, as the keys of SegmentUsage. */
+  owner: keyof SegmentUsage;
+  id: string;
+  name: string;
+  /** As its owner plans it (a campaign's audience with its subscription rule, a workflow step's one filter). */
+  condition: FilterCondition;
+  /** The segment whose own condition this is (reaching it again is a cycle). */
+  segmentId?: string;
+}
+
+export type SegmentConditions = { conditions: ConditionUse[] };
 
 export const isSegmentUsed = (u: SegmentUsage): boolean => u.campaigns.length + u.segments.length + u.workflows.length > 0;
 
@@ -27,5 +41,10 @@ export function segmentUsage(usages: Usages): void {
   usages.events.register((ctx, projectId, name) => ({ segments: segmentsWhere(ctx, projectId, (p) => p.filter?.dependencies.eventNames.has(name) ?? false) }));
   usages.segments.register((ctx, projectId, segmentId) => ({
     segments: segmentsWhere(ctx, projectId, (p) => p.segment.condition !== null && referencedSegments(p.segment.condition).has(segmentId)),
+  }));
+  usages.segmentConditions.register((ctx, projectId, segmentId) => ({
+    conditions: projectSegments(ctx, projectId).all.flatMap(({ segment: { id, name, condition } }): ConditionUse[] =>
+      condition !== null && referencedSegments(condition).has(segmentId) ? [{ owner: 'segments', id, name, condition, segmentId: id }] : [],
+    ),
   }));
 }

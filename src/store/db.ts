@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { ConfigError } from '../config.js';
 import { listAssets, readAsset, sqliteOptions } from '../runtime/assets.js';
+import { installBudget } from './budget.js';
 import { ensureDataDir } from './data-dir.js';
 
 export type Db = Database.Database;
@@ -26,6 +27,8 @@ export function openStore(dataDir: string): Db {
   // cheaply because the worker has already copied and synced nearly everything.
   db.pragma('wal_autocheckpoint = 16000');
   db.pragma('journal_size_limit = 67108864');
+  // statements built for the reader threads (budget.ts) run here too: in tools, and in tests without threads
+  installBudget(db);
   try {
     migrate(db);
   } catch (err) {

@@ -1,6 +1,6 @@
 import type { FieldUsage } from '../contacts/field-usage.js';
 import type { EventNameUsage } from '../events/usage.js';
-import type { SegmentUsage } from '../segments/usage.js';
+import type { SegmentConditions, SegmentUsage } from '../segments/usage.js';
 import type { TemplateUsage } from '../templates/usage.js';
 import { createUsageRegistry, type UsageRegistry } from './registry.js';
 
@@ -12,6 +12,8 @@ export interface Usages {
   templates: UsageRegistry<TemplateUsage>;
   /** Keyed by segment id: a segment in use cannot be deleted. */
   segments: UsageRegistry<SegmentUsage>;
+  /** Keyed by segment id: the stored conditions that name the segment, which an edit of it must leave valid. */
+  segmentConditions: UsageRegistry<SegmentConditions>;
   /** What holds a campaign: active workflow executions that one of its emails started. */
   campaigns: UsageRegistry<CampaignUsage>;
 }
@@ -24,6 +26,7 @@ export function createUsages(): Usages {
     events: createUsageRegistry<EventNameUsage>(() => ({ segments: [], workflows: [], campaigns: [] })),
     templates: createUsageRegistry<TemplateUsage>(() => ({ campaigns: [], workflowSteps: [], emailsSent: 0 })),
     segments: createUsageRegistry<SegmentUsage>(() => ({ campaigns: [], segments: [], workflows: [] })),
+    segmentConditions: createUsageRegistry<SegmentConditions>(() => ({ conditions: [] })),
     campaigns: createUsageRegistry<CampaignUsage>(() => ({ activeExecutions: 0 })),
   };
 }

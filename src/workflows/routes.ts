@@ -43,9 +43,9 @@ export function workflowRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     ctx.body = pageResult(found.data.map((w) => presentWorkflow(getWorkflow(app, w.projectId, w.id))), found.total, page, pageSize);
   });
 
-  router.get('/workflows/fields', describe({ summary: 'Fields and event names CONDITION steps can test', answers: { 200: 'WorkflowFields' } }), secret, (ctx) => {
+  router.get('/workflows/fields', describe({ summary: 'Fields and event names CONDITION steps can test', answers: { 200: 'WorkflowFields' } }), secret, async (ctx) => {
     const projectId = projectOf(ctx).id;
-    const contact = listFields(app, projectId).fields.map((f) => ({ field: f.field, type: f.type, kind: 'contact' }));
+    const contact = (await listFields(app, projectId)).fields.map((f) => ({ field: f.field, type: f.type, kind: 'contact' }));
     const events = eventNames(app.db, projectId).map((name) => ({ field: name, type: 'event', kind: 'event' }));
     ctx.body = { fields: [...contact, ...events], count: contact.length + events.length };
   });

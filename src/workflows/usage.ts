@@ -1,6 +1,6 @@
 // Where workflows reference fields, event names, templates, segments and campaigns: asked before those are deleted.
 import type { Ctx } from '../context.js';
-import { EVENT_OPERATORS, MEMBERSHIP_OPERATORS } from '../filters/types.js';
+import { EVENT_OPERATORS, MEMBERSHIP_OPERATORS, type Filter, type FilterCondition } from '../filters/types.js';
 import type { Usages } from '../usage/usages.js';
 import { countActiveForCampaign } from './executions-store.js';
 import { projectWorkflows, type Step } from './store.js';
@@ -39,5 +39,12 @@ export function workflowUsage(usages: Usages): void {
     ),
   }));
   usages.segments.register((ctx, projectId, segmentId) => ({ workflows: using(ctx, projectId, (s) => testsMembershipOf(s, segmentId)) }));
+  usages.segmentConditions.register((ctx, projectId, segmentId) => ({
+    conditions: projectWorkflows(ctx.db, projectId).flatMap((w) =>
+      w.steps
+        .filter((s) => testsMembershipOf(s, segmentId))
+        .map((s) => ({ owner: 'workflows' as const, id: w.id, name: w.name, condition: { logic: 'AND', groups: [{ filters: [s.config as unknown as Filter] }] } as FilterCondition })),
+    ),
+  }));
   usages.campaigns.register((ctx, _projectId, campaignId) => ({ activeExecutions: countActiveForCampaign(ctx.db, campaignId) }));
 }

@@ -163,3 +163,14 @@ export const CASES: FilterCase[] = [
   },
   { name: 'a group without filters matches everyone', condition: () => ({ logic: 'AND', groups: [{ filters: [] }] }), expect: ['ann', 'bob', 'cid', 'dee', 'eve'] },
 ];
+
+/**
+ * Data keys of every awkward kind, each the only key of one contact's data (`{[key]: 'hit ' + key}`)
+ * and nested under itself in another's (`{[key]: {[key]: 'deep'}}`). A filter on `data.<key>` (and
+ * `data.<key>.<key>`) must find exactly that contact in both engines: every key but one holding a
+ * dot is a JSON path label of its own.
+ */
+export const AWKWARD_KEYS = ['a\\', '\\', 'a\\b', 'a\\\\b', '\\u0041', '\\"', 'a"b', '"', '$', '*', '[0]', 'a[0]', 'a]', "'", 'ü', '😀', 'a b', ' ', '#', '%', '?', '-', 'A'];
+
+/** Data fields refused at validation (422 on field): empty keys, control characters. */
+export const REFUSED_DATA_FIELDS = ['data.', 'data.a.', 'data..a', 'data.a..b', 'data.a\u0001', 'data.\u007f'];
