@@ -53,7 +53,7 @@ try {
   await bundle({ main: join(root, 'src', 'main.ts') }, work);
   await bundle(
     {
-      mail: join(root, 'src', 'mail', 'threads', 'worker.ts'),
+      mail: join(root, 'src', 'outbound', 'dkim', 'worker.ts'),
       compose: join(root, 'src', 'threads', 'worker.ts'),
       checkpoint: join(root, 'src', 'store', 'checkpoint-worker.ts'),
       reader: join(root, 'src', 'store', 'reader-worker.ts'),

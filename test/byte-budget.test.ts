@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ByteBudget } from '../src/delivery/byte-budget.js';
+import { ByteBudget } from '../src/outbound/byte-budget.js';
 
 const settled = () => new Promise((r) => setImmediate(r));
 

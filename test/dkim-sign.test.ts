@@ -2,9 +2,9 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { hashRelaxedBody, relaxedHeader } from '../src/mail/dkim/canonical.js';
-import type { DkimSigning } from '../src/domains/signing.js';
-import { signParts } from '../src/mail/dkim/sign.js';
+import { hashRelaxedBody, relaxedHeader } from '../src/outbound/dkim/canonical.js';
+import type { DkimSigning } from '../src/outbound/dkim/sign.js';
+import { signParts } from '../src/outbound/dkim/sign.js';
 
 /** The message as it goes on the wire: its signature header in front. */
 const signMessage = (raw: Buffer, key: DkimSigning, now: number) => {

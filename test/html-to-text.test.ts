@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { htmlToText } from '../src/mail/html-to-text.js';
+import { htmlToText } from '../src/compose/text/html-to-text.js';
 
 test('paragraphs, headings, lists and entities', () => {
   const text = htmlToText('<h1>Welcome</h1><p>Tom &amp; Jerry</p><ul><li>one</li><li>two</li></ul>');

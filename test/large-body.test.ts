@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { base64Lines } from '../src/mail/compose/large-body.js';
+import { base64Lines } from '../src/compose/mime/large-body.js';
 
 const lines = (b: Buffer) => b.toString('latin1').split('\r\n');
 

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { packMessage, unpackedMessage, unpackMessage } from '../src/emails/packing.js';
-import { forStore } from '../src/mail/compose/stored.js';
+import { forStore } from '../src/compose/mime/stored.js';
 import { composeReceipt } from './helpers/receipt.js';
 
 const composed = composeReceipt(`<h1>Hello Ann</h1>${'<p style="margin:0 0 12px">Thank you for your order; the details follow.</p>'.repeat(40)}`);

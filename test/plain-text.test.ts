@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { htmlToText } from '../src/mail/html-to-text.js';
-import { plainTextOf } from '../src/mail/plain-text.js';
+import { htmlToText } from '../src/compose/text/html-to-text.js';
+import { plainTextOf } from '../src/compose/text/plain-text.js';
 
 test('tags dropped, blocks on their own lines, skipped elements left out, entities decoded', () => {
   const html = '<html><head><title>T</title><style>p{color:red}</style></head><body><h1>Hi &amp; welcome</h1><p>One&nbsp;two</p><script>x()</script><div>&#x263A; &#9731; &lt;ok&gt; &bogus; caf&eacute; &euro;5</div></body></html>';

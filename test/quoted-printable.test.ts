@@ -1,8 +1,8 @@
 import libqp from 'libqp';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { toCrlf } from '../src/mail/compose/crlf.js';
-import { quotedPrintable } from '../src/mail/compose/quoted-printable.js';
+import { toCrlf } from '../src/compose/mime/crlf.js';
+import { quotedPrintable } from '../src/compose/mime/quoted-printable.js';
 
 const TRICKY = [
   '',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createDns } from '../src/dns/resolver.js';
-import { createDelivery, type Delivery } from '../src/mail/outbound/deliver.js';
+import { createDelivery, type Delivery } from '../src/outbound/engine/deliver.js';
 import { startDnsServer, type TestDnsServer } from './helpers/dns-server.js';
 import { startSmtpSink, type SmtpSink } from './helpers/smtp-sink.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { htmlToText } from '../src/mail/html-to-text.js';
-import { textTemplateOf } from '../src/mail/text-part.js';
+import { htmlToText } from '../src/compose/text/html-to-text.js';
+import { textTemplateOf } from '../src/compose/text/text-part.js';
 import { renderHtml, renderPlain } from '../src/templates/render.js';
 
 const scope = { name: 'Ann <b>&', data: { city: 'Paris' }, unsubscribeUrl: 'https://p.test/u/T' };

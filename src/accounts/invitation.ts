@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.js';
 import { newEmailId } from '../emails/ids.js';
 import { listProjectDomains } from '../domains/store.js';
-import type { MessageContent } from '../messages/content.js';
-import { composeMessages, storeMessage } from '../messages/pipeline.js';
+import type { MessageContent } from '../compose/content.js';
+import { composeMessages, storeMessage } from '../compose/pipeline.js';
 import { getProject } from '../projects/store.js';
 import { suppressionWithholding } from '../suppressions/policy.js';
 

@@ -1,6 +1,6 @@
 import type { Ctx } from '../context.js';
 import { assertSender } from '../domains/sender.js';
-import type { MessageContent } from '../messages/content.js';
+import type { MessageContent } from '../compose/content.js';
 import type { Campaign } from './store.js';
 
 /**

@@ -6,7 +6,7 @@ import { findContactByEmail } from '../contacts/store.js';
 import type { Ctx } from '../context.js';
 import { assertSender } from '../domains/sender.js';
 import { badRequest, conflict, foundOr404 } from '../errors.js';
-import { composeMessages, storeMessage } from '../messages/pipeline.js';
+import { composeMessages, storeMessage } from '../compose/pipeline.js';
 import { refuseSuppressed } from '../suppressions/policy.js';
 import type { TemplateType } from '../templates/store.js';
 import { checkAudience, countAudience } from './audience.js';

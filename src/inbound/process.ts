@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.js';
-import { recordBounce, recordComplaint } from '../bounces/record.js';
+import { recordBounce, recordComplaint } from '../outbound/outcomes.js';
 import { findEmailById, findEmailByMessageId, type Email } from '../emails/store.js';
 import type { JobHandler, JobRunner } from '../jobs/runner.js';
 import { classifyMessage } from './classify.js';

@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.js';
-import { UNSUBSCRIBE_LOCAL_PART } from '../messages/links.js';
+import { UNSUBSCRIBE_LOCAL_PART } from '../compose/links.js';
 import { changeSubscription, linkOfToken } from '../tracking/service.js';
 
 const TOKEN = /[A-Za-z0-9_-]{40,}/g;

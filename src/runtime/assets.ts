@@ -14,7 +14,7 @@ const packageRoot = basename(build) === 'src' ? resolve(build, '..', '..') : res
 
 /** The worker-thread scripts, compiled next to this module's own folder. */
 const WORKER_FILES: Record<WorkerScript, string> = {
-  mail: '../mail/threads/worker.js',
+  mail: '../outbound/dkim/worker.js',
   compose: '../threads/worker.js',
   checkpoint: '../store/checkpoint-worker.js',
   reader: '../store/reader-worker.js',

@@ -3,8 +3,8 @@ import type { Ctx } from '../context.js';
 import { assertSender } from '../domains/sender.js';
 import { ApiError } from '../errors.js';
 import type { MessageType } from '../emails/store.js';
-import type { ComposeAttachment, Mailbox } from '../mail/compose.js';
-import { isTracked, respectsSubscription, type MessageContent } from '../messages/content.js';
+import type { ComposeAttachment, Mailbox } from '../compose/mime.js';
+import { isTracked, respectsSubscription, type MessageContent } from '../compose/content.js';
 import { findTemplateById, type Template } from '../templates/store.js';
 import type { AddressInput, SendRequest } from './request.js';
 

@@ -3,7 +3,7 @@
 import type { Ctx } from '../context.js';
 import { parseJsonBytes } from '../http/json-body.js';
 import { validate } from '../http/validate.js';
-import type { ComposeAttachment } from '../mail/compose.js';
+import type { ComposeAttachment } from '../compose/mime.js';
 import { markdownToHtml } from '../templates/markdown.js';
 import { asBuffer, handedOver, ownBuffer, type Answer, type Handlers } from '../threads/serve.js';
 import type { SendRequest } from './request.js';

@@ -1,7 +1,7 @@
 // The rules of POST /v1/send that JSON Schema cannot express, reported in the same field-error shape.
 import { validationFailed, type FieldError } from '../errors.js';
 import { MB } from '../http/json-body.js';
-import { reservedHeader, type ComposeAttachment } from '../mail/compose.js';
+import { reservedHeader, type ComposeAttachment } from '../compose/mime.js';
 import type { SendRequest } from './request.js';
 
 /** The spec's default limit on the decoded size of all attachments together. */

@@ -1,6 +1,6 @@
 // The compose threads' entry: every op a compose thread answers, from the modules that own them.
 import { loadSchemas } from '../http/validate.js';
-import { composeHandlers, type ComposeOps } from '../messages/compose-ops.js';
+import { composeHandlers, type ComposeOps } from '../compose/compose-ops.js';
 import { sendParseHandlers, type SendParseOps } from '../send/parse.js';
 import { submissionParseHandlers, type SubmissionParseOps } from '../submission/parse.js';
 import { serveOps } from './serve.js';

@@ -1,6 +1,6 @@
 import type { Contact } from '../contacts/store.js';
 import type { Ctx } from '../context.js';
-import { linkSigner, subscriptionUrls } from '../messages/links.js';
+import { linkSigner, subscriptionUrls } from '../compose/links.js';
 import type { Scope } from '../templates/render.js';
 import type { Execution } from './executions-store.js';
 

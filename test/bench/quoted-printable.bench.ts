@@ -1,8 +1,8 @@
 // Our quoted-printable encoder beside libqp (nodemailer's codec, encode then wrap at 76), on a
 // campaign-sized HTML body and on a 2 MB one: why the project keeps its own.
 import libqp from 'libqp';
-import { toCrlf } from '../../src/mail/compose/crlf.js';
-import { quotedPrintable } from '../../src/mail/compose/quoted-printable.js';
+import { toCrlf } from '../../src/compose/mime/crlf.js';
+import { quotedPrintable } from '../../src/compose/mime/quoted-printable.js';
 import type { BenchResult } from './load.js';
 
 const LINE = '<p>Hello Zoë, here is your €5 voucher — café & crème. Plain text that goes on for a while.</p>\n';

@@ -1,4 +1,4 @@
-import { composeMessage, type ComposedMessage } from '../../src/mail/compose.js';
+import { composeMessage, type ComposedMessage } from '../../src/compose/mime.js';
 
 /** A receipt from a shop to one customer, HTML only: the plain message unit tests compose. */
 export const composeReceipt = (html: string, subject = 'Your receipt'): ComposedMessage =>

@@ -1,6 +1,6 @@
 import { MailParser } from 'mailparser';
 import type { AttachmentStream, Headers, MessageText } from 'mailparser';
-import { plainTextOf } from '../../mail/plain-text.js';
+import { plainTextOf } from '../../compose/text/plain-text.js';
 
 /** What classification needs of one message, read from its MIME tree. */
 export interface MessageParts {

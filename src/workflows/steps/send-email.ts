@@ -2,8 +2,8 @@
 import { parseEmailAddress } from '../../addresses/email.js';
 import { coverOf } from '../../domains/cover.js';
 import { domainOfAddress } from '../../domains/name.js';
-import { isTracked, respectsSubscription, type MessageContent } from '../../messages/content.js';
-import { composeMessages, storeMessage } from '../../messages/pipeline.js';
+import { isTracked, respectsSubscription, type MessageContent } from '../../compose/content.js';
+import { composeMessages, storeMessage } from '../../compose/pipeline.js';
 import { suppressionOf } from '../../suppressions/store.js';
 import { renderPlain } from '../../templates/render.js';
 import { findTemplateById } from '../../templates/store.js';

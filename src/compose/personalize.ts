@@ -2,8 +2,8 @@
 // grows with the content (rendering, tracking, text part) wherever the MIME is built.
 import type { ContactData } from '../contacts/data.js';
 import type { Contact } from '../contacts/store.js';
-import type { ComposeInput, Mailbox } from '../mail/compose.js';
-import { textTemplateOf } from '../mail/text-part.js';
+import type { ComposeInput, Mailbox } from './mime.js';
+import { textTemplateOf } from './text/text-part.js';
 import { renderHtml, renderPlain, renderSubject, type Scope } from '../templates/render.js';
 import { renderTrackedHtml } from '../tracking/tracked-html.js';
 import type { ComposableContent } from './content.js';

@@ -1,10 +1,10 @@
 // The MIME message of one email, composed once when the send is accepted (DKIM is added at delivery).
 import MailComposer, { type MailComposerOptions } from 'nodemailer/lib/mail-composer';
 import type { MimeNodeHeader } from 'nodemailer/lib/mime-node';
-import { composeAlternative, type Bodies, type RootFields } from './compose/alternative.js';
-import { toCrlf } from './compose/crlf.js';
-import { serializeMime } from './compose/serialize.js';
-import { htmlToText } from './html-to-text.js';
+import { composeAlternative, type Bodies, type RootFields } from './mime/alternative.js';
+import { toCrlf } from './mime/crlf.js';
+import { serializeMime } from './mime/serialize.js';
+import { htmlToText } from './text/html-to-text.js';
 
 export interface Mailbox {
   email: string;

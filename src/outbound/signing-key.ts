@@ -1,13 +1,7 @@
 import type { Ctx } from '../context.js';
-import { coverOf } from './cover.js';
-import { normalizeDomain } from './name.js';
-
-/** The shape nodemailer's `dkim` option takes. */
-export interface DkimSigning {
-  domainName: string;
-  keySelector: string;
-  privateKey: string;
-}
+import { coverOf } from '../domains/cover.js';
+import { normalizeDomain } from '../domains/name.js';
+import type { DkimSigning } from './dkim/sign.js';
 
 /**
  * The signing key for mail from `senderDomain`: that of the verified registered domain covering it

@@ -1,5 +1,5 @@
 import { packMessage, type PackedMessage } from '../../emails/packing.js';
-import type { ComposedMessage } from '../compose.js';
+import type { ComposedMessage } from '../mime.js';
 
 /** A composed message as the store keeps it, with what the send checks and records. */
 export interface StoredComposition {

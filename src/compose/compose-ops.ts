@@ -1,7 +1,7 @@
 // What the compose threads do: build MIME for one prepared input, or personalise and build every
 // recipient of one content (large sends: the content crosses once, nothing of its size runs on the main thread).
-import { composeMessage, type ComposeAttachment, type ComposeInput } from '../mail/compose.js';
-import { forStore, type StoredComposition } from '../mail/compose/stored.js';
+import { composeMessage, type ComposeAttachment, type ComposeInput } from './mime.js';
+import { forStore, type StoredComposition } from './mime/stored.js';
 import { worthCollecting } from '../threads/collect.js';
 import { asBuffer, ownBuffer, TaskFailure, type Answer, type Handlers } from '../threads/serve.js';
 import type { ComposableContent } from './content.js';

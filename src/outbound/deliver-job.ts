@@ -2,17 +2,17 @@ import { createCommitter } from '../bus/group-commit.js';
 import { iso } from '../clock.js';
 import { EMAIL_EVENTS } from '../events/catalogue.js';
 import type { Ctx } from '../context.js';
-import { recordBounce } from '../bounces/record.js';
-import { dkimFor } from '../domains/signing.js';
+import { recordBounce } from './outcomes.js';
+import { dkimFor } from './signing-key.js';
 import { emailEventBase } from '../emails/present.js';
 import { unpackMessage } from '../emails/packing.js';
-import type { DeliverPayload } from '../emails/service.js';
-import { verpAddress } from '../inbound/classify/verp.js';
+import type { DeliverPayload } from './queue.js';
+import { verpAddress } from '../addresses/verp.js';
 import type { JobHandler, Reschedule } from '../jobs/runner.js';
-import type { Delivery, DeliveryResult } from '../mail/outbound/deliver.js';
+import type { Delivery, DeliveryResult } from './engine/deliver.js';
 import { suppressionWithholding } from '../suppressions/policy.js';
 import { BulkPacer } from './bulk-pacer.js';
-import { retryDelayMs } from './schedule.js';
+import { retryDelayMs } from './retry-schedule.js';
 import {
   emailStatusOf,
   findDeliveries,

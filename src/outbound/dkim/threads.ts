@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
-import type { DkimSigning } from '../../domains/signing.js';
+import type { DkimSigning } from './sign.js';
 import type { PackedMessage } from '../../emails/packing.js';
-import type { SignedParts } from '../dkim/sign.js';
+import type { SignedParts } from './sign.js';
 import { createThreadPool } from '../../threads/pool.js';
 import { handedOver } from '../../threads/serve.js';
 import type { SignOps } from './worker.js';

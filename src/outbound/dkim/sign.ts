@@ -1,9 +1,15 @@
 // DKIM signing (RFC 6376, rsa-sha256, relaxed/relaxed) of a finished message, synchronous and
 // buffer in, buffer out: it runs on the mail threads, once per message.
 import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto';
-import type { DkimSigning } from '../../domains/signing.js';
 import { memoized } from '../../memo.js';
 import { hashRelaxedBody, relaxedHeader } from './canonical.js';
+
+/** A domain's DKIM key as signing takes it (the shape nodemailer's `dkim` option takes). */
+export interface DkimSigning {
+  domainName: string;
+  keySelector: string;
+  privateKey: string;
+}
 
 /**
  * Shown to the reader or used to answer: listed in `h=` once more than present, so that a copy

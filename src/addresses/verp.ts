@@ -1,6 +1,6 @@
 // Outbound mail carries a per-message Return-Path naming its email record, so a bounce sent
 // to it says which email failed even when the bounce itself quotes nothing of the original.
-import { EMAIL_ID } from '../../emails/ids.js';
+import { EMAIL_ID } from '../emails/ids.js';
 
 const VERP_LOCAL_PART = /^b-([0-9a-f-]{36})$/i;
 

@@ -2,9 +2,9 @@ import { iso } from '../clock.js';
 import { EMAIL_EVENTS } from '../events/catalogue.js';
 import type { Ctx } from '../context.js';
 import type { Lane } from '../jobs/queue.js';
-import { emailEventBase } from './present.js';
-import type { PackedMessage } from './packing.js';
-import { insertEmail, type Email } from './store.js';
+import { emailEventBase } from '../emails/present.js';
+import type { PackedMessage } from '../emails/packing.js';
+import { insertEmail, type Email } from '../emails/store.js';
 
 export const DELIVER_JOB = 'email.deliver';
 

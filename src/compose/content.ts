@@ -1,7 +1,7 @@
 // What is sent, before any recipient: the same for every recipient of a send, a campaign or a workflow step.
 import type { Ctx } from '../context.js';
 import type { MessageType, SourceType } from '../emails/store.js';
-import type { ComposeAttachment, Mailbox } from '../mail/compose.js';
+import type { ComposeAttachment, Mailbox } from './mime.js';
 import { getProject } from '../projects/store.js';
 
 /** The part of the content that composing needs; it crosses to the compose threads as is. */

@@ -1,9 +1,9 @@
 // A mail thread: unpacks stored messages and DKIM-signs them for delivery.
-import type { DkimSigning } from '../../domains/signing.js';
+import type { DkimSigning } from './sign.js';
 import { unpackMessage } from '../../emails/packing.js';
 import { worthCollecting } from '../../threads/collect.js';
 import { asBuffer, ownBuffer, serveOps } from '../../threads/serve.js';
-import { signParts } from '../dkim/sign.js';
+import { signParts } from './sign.js';
 
 export type SignOps = {
   /** `stored` arrives transferred (not copied), as the store keeps it; the signature header and the message go back the same way. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { replacePlaceholders } from '../templates/render.js';
-import { memoized } from '../memo.js';
+import { replacePlaceholders } from '../../templates/render.js';
+import { memoized } from '../../memo.js';
 import { htmlToText } from './html-to-text.js';
 
 /** Upper-case hex: survives html-to-text's upper-casing of headings and never word-wraps. */

@@ -2,12 +2,12 @@
 // store the email with its message, queue its delivery, emit email.sent. Each caller keeps only its
 // own rules (who receives, what a refusal means).
 import type { Ctx } from '../context.js';
-import { queueEmail } from '../emails/service.js';
+import { queueEmail } from '../outbound/queue.js';
 import type { Lane } from '../jobs/queue.js';
 import { newEmailRecord, type Email } from '../emails/store.js';
 import { validationFailed } from '../errors.js';
 import { MB } from '../http/json-body.js';
-import type { StoredComposition } from '../mail/compose/stored.js';
+import type { StoredComposition } from './mime/stored.js';
 import { ThreadTaskError } from '../threads/pool.js';
 import type { MessageContent } from './content.js';
 import { fromWire, type TooLargeDetail } from './compose-ops.js';
