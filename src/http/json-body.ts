@@ -15,16 +15,23 @@ const tooLarge = (limit: number) =>
   });
 
 /**
- * Of a refused body, this much more is read and thrown away before the answer: a client still
- * sending (fetch, curl) then reads the 400 instead of a connection reset. Past it the connection is
- * closed under the client: nobody is owed the reading of gigabytes.
+ * Of a refused body, this much more is read and thrown away before the answer, for at most this
+ * long: a client still sending (fetch, curl) then reads the 400 instead of a connection reset. Past
+ * either the connection is closed under the client: nobody is owed the reading of gigabytes, nor a
+ * wait for bytes a client declared and never sends.
  */
 const DRAIN_BYTES = 8 * MB;
+const DRAIN_MS = 2_000;
 
-/** Reads what is left of a refused body, up to DRAIN_BYTES, and throws the refusal. */
+/** Reads what is left of a refused body, within DRAIN_BYTES and DRAIN_MS, and throws the refusal. */
 async function refuseOversized(req: AsyncIterable<Buffer>, limit: number): Promise<never> {
   let discarded = 0;
-  for await (const chunk of req) if ((discarded += chunk.length) > DRAIN_BYTES) break;
+  // a drain left behind ends with the connection, as an error nobody waits for
+  const drained = (async () => {
+    for await (const chunk of req) if ((discarded += chunk.length) > DRAIN_BYTES) break;
+  })().catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([drained, new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_MS)))]).finally(() => clearTimeout(timer));
   throw tooLarge(limit);
 }
 
