@@ -73,7 +73,7 @@ export async function startInbound(app: Ctx): Promise<InboundListener> {
       callback();
     },
     onData(stream, session, callback) {
-      readLimited(stream).then(
+      readLimited(stream, smtp.maxSize).then(
         (raw) => {
           const route = routes.get(session);
           if (!raw) return callback(smtpError(552, `5.3.4 Message exceeds the size limit of ${smtp.maxSize} bytes`));

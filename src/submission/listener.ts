@@ -28,6 +28,8 @@ export async function startSubmission(app: Ctx, port: number): Promise<Submissio
   const { host } = app.config.submission;
   const tls = await tlsMaterial(app);
   const failedLogins = new FailedLogins(app.clock);
+  // The operator's smtp.maxSize bounds submitted mail too, within the send pipeline's own limit.
+  const maxSize = Math.min(app.config.smtp.maxSize, MAX_REQUEST_BYTES);
   const server = new SMTPServer({
     name: app.config.hostname,
     banner: 'Postmill submission',
@@ -38,7 +40,7 @@ export async function startSubmission(app: Ctx, port: number): Promise<Submissio
     authOptional: false,
     authMethods: ['PLAIN', 'LOGIN'],
     disableReverseLookup: true,
-    size: MAX_REQUEST_BYTES,
+    size: maxSize,
     maxClients: app.config.smtp.maxClients,
     socketTimeout: 60_000,
     closeTimeout: 2_000,
@@ -64,9 +66,9 @@ export async function startSubmission(app: Ctx, port: number): Promise<Submissio
       callback();
     },
     onData(stream, session, callback) {
-      readLimited(stream)
+      readLimited(stream, maxSize)
         .then((raw) => {
-          if (!raw) throw new SmtpReply(552, `5.3.4 Message exceeds the size limit of ${MAX_REQUEST_BYTES} bytes`);
+          if (!raw) throw new SmtpReply(552, `5.3.4 Message exceeds the size limit of ${maxSize} bytes`);
           return submitMessage(
             app,
             String(session.user),
