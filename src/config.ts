@@ -42,7 +42,12 @@ export interface Config {
     bulkPerSecond: number;
   };
   /** SMTP submission (587) for applications that speak only SMTP; off while `port` is null. */
-  submission: { host: string; port: number | null };
+  submission: {
+    host: string;
+    port: number | null;
+    /** Seconds a session has from connecting to a successful AUTH before it is closed. */
+    loginTimeout: number;
+  };
   adminToken: string | null;
   webhooks: { allowPrivate: boolean };
   /** Optional content scanners for received mail: `host:port` or a unix socket path. */
@@ -79,6 +84,7 @@ const KEYS: { path: string; env: string; kind: Kind; def: unknown; oneOf?: strin
   { path: 'smtp.maxPerClient', env: 'POSTMILL_SMTP_MAX_PER_CLIENT', kind: 'count', def: 20, min: 1 },
   { path: 'submission.host', env: 'POSTMILL_SUBMISSION_HOST', kind: 'host', def: '127.0.0.1' },
   { path: 'submission.port', env: 'POSTMILL_SUBMISSION_PORT', kind: 'nullablePort', def: null },
+  { path: 'submission.loginTimeout', env: 'POSTMILL_SUBMISSION_LOGIN_TIMEOUT', kind: 'count', def: 30, min: 1 },
   { path: 'hostname', env: 'POSTMILL_HOSTNAME', kind: 'nullableString', def: null },
   { path: 'dns.servers', env: 'POSTMILL_DNS_SERVERS', kind: 'servers', def: [] },
   { path: 'delivery.mode', env: 'POSTMILL_DELIVERY_MODE', kind: 'string', def: 'mx', oneOf: ['mx', 'relay'] },

@@ -1,6 +1,7 @@
 import { SMTPServer } from 'smtp-server';
 import type { Ctx } from '../context.js';
 import { tlsMaterial } from '../inbound/tls.js';
+import { LoginDeadline, PerClientConnections } from '../net/connection-caps.js';
 import { listenSmtp } from '../net/listen.js';
 import { readLimited } from '../net/smtp-data.js';
 import { looksLikeKey } from '../projects/keys.js';
@@ -30,7 +31,9 @@ export async function startSubmission(app: Ctx, port: number): Promise<Submissio
   const failedLogins = new FailedLogins(app.clock);
   // The operator's smtp.maxSize bounds submitted mail too, within the send pipeline's own limit.
   const maxSize = Math.min(app.config.smtp.maxSize, MAX_REQUEST_BYTES);
-  const server = new SMTPServer({
+  const perClient = new PerClientConnections(app.config.smtp.maxPerClient);
+  const loginDeadline = new LoginDeadline(() => server, app.config.submission.loginTimeout * 1000);
+  const server: SMTPServer = new SMTPServer({
     name: app.config.hostname,
     banner: 'Postmill submission',
     key: tls.key,
@@ -45,6 +48,16 @@ export async function startSubmission(app: Ctx, port: number): Promise<Submissio
     socketTimeout: 60_000,
     closeTimeout: 2_000,
     logger: false,
+    onConnect(session, callback) {
+      perClient.admit(session, (err) => {
+        if (!err) loginDeadline.start(session);
+        callback(err);
+      });
+    },
+    onClose(session) {
+      loginDeadline.stop(session);
+      perClient.release(session);
+    },
     onAuth(auth, session, callback) {
       const ip = session.remoteAddress;
       const wait = failedLogins.blockedFor(ip);
@@ -54,6 +67,7 @@ export async function startSubmission(app: Ctx, port: number): Promise<Submissio
         failedLogins.record(ip);
         return callback(new SmtpReply(535, `5.7.8 Authentication failed: the user is "${SUBMISSION_USER}", the password a project's secret key`));
       }
+      loginDeadline.stop(session);
       callback(null, { user: owner.project.id });
     },
     onMailFrom(_address, session, callback) {
