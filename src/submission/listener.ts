@@ -7,11 +7,18 @@ import { readLimited } from '../net/smtp-data.js';
 import { looksLikeKey } from '../projects/keys.js';
 import { findKeyOwner, getProject } from '../projects/store.js';
 import { MAX_REQUEST_BYTES } from '../send/service.js';
-import { FailedLogins } from './failed-logins.js';
+import { FailedLogins, type LoginRefusal } from './failed-logins.js';
 import { SmtpReply, submitMessage } from './submit.js';
 
 /** What schema/send.json allows per request; refused at RCPT rather than after the whole message. */
 const MAX_RECIPIENTS = 50;
+
+/** The 454 of a login refused before its credentials were looked at. */
+function loginRefusal({ scope, retryInSeconds }: LoginRefusal): SmtpReply {
+  return scope === 'client'
+    ? new SmtpReply(454, `4.7.0 Too many failed logins from your address; try again in ${retryInSeconds} seconds`)
+    : new SmtpReply(454, `4.7.0 Too many failed logins at this server; try again in ${retryInSeconds} seconds (clients that logged in within the last 30 days are not held)`);
+}
 
 /** The one user name; the password is a project's secret key, which names the project. */
 export const SUBMISSION_USER = 'postmill';
@@ -60,13 +67,14 @@ export async function startSubmission(app: Ctx, port: number): Promise<Submissio
     },
     onAuth(auth, session, callback) {
       const ip = session.remoteAddress;
-      const wait = failedLogins.blockedFor(ip);
-      if (wait > 0) return callback(new SmtpReply(454, `4.7.0 Too many failed logins from your address; try again in ${wait} seconds`));
+      const refused = failedLogins.refusal(ip);
+      if (refused) return callback(loginRefusal(refused));
       const owner = auth.password && looksLikeKey(auth.password) ? findKeyOwner(app.db, auth.password) : null;
       if (auth.username !== SUBMISSION_USER || owner?.kind !== 'secret') {
-        failedLogins.record(ip);
+        failedLogins.failed(ip);
         return callback(new SmtpReply(535, `5.7.8 Authentication failed: the user is "${SUBMISSION_USER}", the password a project's secret key`));
       }
+      failedLogins.succeeded(ip);
       loginDeadline.stop(session);
       callback(null, { user: owner.project.id });
     },
