@@ -1,5 +1,6 @@
 import { SMTPServer } from 'smtp-server';
 import type { Ctx } from '../context.js';
+import { headerSectionRefusal } from '../inbound/header-section.js';
 import { tlsMaterial } from '../inbound/tls.js';
 import { LoginDeadline, PerClientConnections } from '../net/connection-caps.js';
 import { listenSmtp } from '../net/listen.js';
@@ -91,6 +92,9 @@ export async function startSubmission(app: Ctx, port: number): Promise<Submissio
       readLimited(stream, maxSize)
         .then((raw) => {
           if (!raw) throw new SmtpReply(552, `5.3.4 Message exceeds the size limit of ${maxSize} bytes`);
+          // a header section no MIME parser takes is refused here, as the inbound listener does
+          const refusal = headerSectionRefusal(raw);
+          if (refusal) throw new SmtpReply(552, `5.3.4 ${refusal}`);
           return submitMessage(
             app,
             String(session.user),
