@@ -48,6 +48,8 @@ export interface Config {
     /** Seconds a session has from connecting to a successful AUTH before it is closed. */
     loginTimeout: number;
   };
+  /** The heavy compose thread's old-generation heap, in MB: large sends and submissions are parsed and composed there. */
+  threads: { heavyHeapMb: number };
   adminToken: string | null;
   webhooks: { allowPrivate: boolean };
   /** Optional content scanners for received mail: `host:port` or a unix socket path. */
@@ -95,6 +97,7 @@ const KEYS: { path: string; env: string; kind: Kind; def: unknown; oneOf?: strin
   { path: 'delivery.perDomainConcurrency', env: 'POSTMILL_DELIVERY_PER_DOMAIN_CONCURRENCY', kind: 'count', def: 20, min: 1 },
   { path: 'delivery.throttlePerMinute', env: 'POSTMILL_DELIVERY_THROTTLE_PER_MINUTE', kind: 'count', def: 0 },
   { path: 'delivery.bulkPerSecond', env: 'POSTMILL_DELIVERY_BULK_PER_SECOND', kind: 'count', def: 0 },
+  { path: 'threads.heavyHeapMb', env: 'POSTMILL_THREADS_HEAVY_HEAP_MB', kind: 'count', def: 256, min: 16 },
   { path: 'adminToken', env: 'POSTMILL_ADMIN_TOKEN', kind: 'nullableString', def: null },
   { path: 'scanners.spamd', env: 'POSTMILL_SCANNERS_SPAMD', kind: 'nullableString', def: null },
   { path: 'scanners.clamd', env: 'POSTMILL_SCANNERS_CLAMD', kind: 'nullableString', def: null },
