@@ -120,9 +120,11 @@ export function createThreadPool<M extends OpMap>(script: WorkerScript, size: nu
     const tasks = [...thread.running.values()];
     thread.running.clear();
     if (tasks.length === 0) return;
+    // stopped by close(): no task ended it, each may be sent again to the next daemon
+    if (closed) return tasks.forEach((task) => task.reject(new ThreadDied(false, false, 'the pool was closed')));
     const reason = thread.error?.message ?? `exit code ${code}`;
     const outOfMemory = (thread.error as NodeJS.ErrnoException | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
-    if (!closed) options.onDeath?.(reason, tasks.length);
+    options.onDeath?.(reason, tasks.length);
     for (const task of tasks) task.reject(new ThreadDied(tasks.length === 1, outOfMemory, reason));
     dispatch();
   };
