@@ -71,6 +71,13 @@ export const CONFIG_SCHEMA: ConfigGroup = group({
       'SMTP submission (STARTTLS, then AUTH as user postmill with a project\'s secret key); null is off, 0 picks a free port; production uses 587',
       port,
     ),
+    loginTimeout: leaf(
+      'POSTMILL_SUBMISSION_LOGIN_TIMEOUT',
+      'integer',
+      30,
+      'seconds a submission session has from connecting to a successful AUTH before it is closed with 421; at least 1',
+      count(1),
+    ),
   }),
   hostname: leaf(
     'POSTMILL_HOSTNAME',
@@ -128,6 +135,15 @@ export const CONFIG_SCHEMA: ConfigGroup = group({
       0,
       'bulk (campaign) deliveries started per second per project; transactional mail goes ahead of bulk mail and is never held by this; 0 is no limit',
       count(),
+    ),
+  }),
+  threads: group({
+    heavyHeapMb: leaf(
+      'POSTMILL_THREADS_HEAVY_HEAP_MB',
+      'integer',
+      256,
+      'heap (old generation, MB) of the thread that parses and composes requests over 1 MB; what the limits accept needs at most 160 (docs/architecture.md); at least 16',
+      count(16),
     ),
   }),
   adminToken: leaf(

@@ -44,7 +44,14 @@ export interface Config {
     bulkPerSecond: number;
   };
   /** SMTP submission (587) for applications that speak only SMTP; off while `port` is null. */
-  submission: { host: string; port: number | null };
+  submission: {
+    host: string;
+    port: number | null;
+    /** Seconds a session has from connecting to a successful AUTH before it is closed. */
+    loginTimeout: number;
+  };
+  /** The heavy compose thread's old-generation heap, in MB: large sends and submissions are parsed and composed there. */
+  threads: { heavyHeapMb: number };
   adminToken: string | null;
   webhooks: { allowPrivate: boolean };
   /** Optional content scanners for received mail: `host:port` or a unix socket path. */

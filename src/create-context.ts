@@ -25,7 +25,7 @@ export interface OwnedContext extends Ctx {
 export function createContext(parts: { db: Db; clock: Clock; config: Config; log: Logger; dns?: Dns; reader?: boolean }): OwnedContext {
   const { db, clock, config, log } = parts;
   const mailThreads = createMailThreads();
-  const threads = createComposeThreads();
+  const threads = createComposeThreads(config.threads.heavyHeapMb, (reason, tasks) => log.error('worker thread ended', { reason, tasks }));
   const reader = parts.reader ? startReader(storeFile(config.dataDir), config.reads.threads) : undefined;
   return {
     db,

@@ -80,7 +80,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   );
 
   clock.onAdvance(() => runner.wake());
-  const koa = createHttpApp(ctx, MODULES, config.testHooks ? [testHookRoutes(db, clock, config.adminToken)] : []);
+  const koa = createHttpApp(ctx, MODULES, config.testHooks ? [testHookRoutes(db, clock, ctx.threads, config.adminToken)] : []);
   const server = createServer(koa.callback());
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 120_000;

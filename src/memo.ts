@@ -15,3 +15,16 @@ export function memoized<K extends {}, V>(limit: number, compute: (key: K) => V)
     return answer;
   };
 }
+
+/**
+ * Sources longer than this are worked on each time instead: templates that repeat are far smaller,
+ * and one heavy body remembered (with what was made of it) would keep tens of MB of the heavy
+ * thread's bounded heap from the next request.
+ */
+const MAX_REMEMBERED_SOURCE = 256 * 1024;
+
+/** `memoized` for work on a template source: a source past MAX_REMEMBERED_SOURCE is not remembered. */
+export function memoizedSource<V>(limit: number, compute: (source: string) => V): (source: string) => V {
+  const remembered = memoized(limit, compute);
+  return (source) => (source.length > MAX_REMEMBERED_SOURCE ? compute(source) : remembered(source));
+}

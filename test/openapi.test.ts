@@ -32,7 +32,7 @@ async function composedApp() {
   const db = openStore(dir);
   const ctx = createContext({ db, clock, config, log, dns: createDns([]) });
   loadSchemas();
-  const koa = createHttpApp(ctx, MODULES, [testHookRoutes(db, clock, ADMIN)]);
+  const koa = createHttpApp(ctx, MODULES, [testHookRoutes(db, clock, ctx.threads, ADMIN)]);
   const server = createServer(koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

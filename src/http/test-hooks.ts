@@ -6,6 +6,7 @@ import { validate } from './validate.js';
 import { invalidKey } from './auth.js';
 import { isAdminRequest } from './admin.js';
 import { jsonBody, MB } from './json-body.js';
+import type { ComposeThreads } from '../threads/compose-threads.js';
 import type { ApiState } from './state.js';
 
 const OFFSET_SETTING = 'test.clockOffset';
@@ -16,15 +17,22 @@ export function savedClockOffset(db: Db): number {
   return row ? Number(row.value) : 0;
 }
 
-/** Routes that exist only with `testHooks` on: moving the clock so tests never sleep for minutes. */
-export function testHookRoutes(db: Db, clock: ShiftableClock, adminToken: string | null): Router<ApiState> {
+/**
+ * Routes that exist only with `testHooks` on: moving the clock so tests never sleep for minutes,
+ * and a task that exhausts the heavy thread's heap (after `afterMs`), answered as a request that
+ * needed more than the thread allows is.
+ */
+export function testHookRoutes(db: Db, clock: ShiftableClock, threads: ComposeThreads, adminToken: string | null): Router<ApiState> {
   const router = new Router<ApiState>();
+  const admin = (authorization: string) => {
+    if (!isAdminRequest(adminToken, authorization)) throw invalidKey('This route needs the admin token');
+  };
   router.post(
     '/_test/clock',
     describe({ summary: 'Move the clock (testHooks)', auth: 'admin', body: 'test-clock', answers: { 200: 'TestClockResult' } }),
     jsonBody(MB),
     (ctx) => {
-      if (!isAdminRequest(adminToken, ctx.get('Authorization'))) throw invalidKey('This route needs the admin token');
+      admin(ctx.get('Authorization'));
       const { advanceMs } = validate<{ advanceMs: number }>('test-clock', ctx.state.body);
       clock.advance(advanceMs);
       sql(db, 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value').run(
@@ -32,6 +40,16 @@ export function testHookRoutes(db: Db, clock: ShiftableClock, adminToken: string
         String(clock.shiftedBy),
       );
       ctx.body = { now: new Date(clock.now()).toISOString() };
+    },
+  );
+  router.post(
+    '/_test/heavy-thread',
+    describe({ summary: "Exhaust the heavy thread's heap (testHooks)", auth: 'admin', body: 'test-heavy-thread' }),
+    jsonBody(MB),
+    async (ctx) => {
+      admin(ctx.get('Authorization'));
+      const { afterMs } = validate<{ afterMs: number }>('test-heavy-thread', ctx.state.body);
+      await threads.heavy.run('exhaustHeap', { afterMs });
     },
   );
   return router;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Ctx } from '../context.js';
 import { headerSectionRefusal } from './header-section.js';
+import { PerClientConnections } from '../net/connection-caps.js';
 import { listenSmtp } from '../net/listen.js';
 import { readLimited } from '../net/smtp-data.js';
 import { routeRecipient, type InboundRoute } from './route.js';
@@ -28,7 +29,7 @@ const routes = new WeakMap<SMTPServerSession, InboundRoute>();
  */
 export async function startInbound(app: Ctx): Promise<InboundListener> {
   const { smtp } = app.config;
-  const perClient = new Map<string, number>();
+  const perClient = new PerClientConnections(smtp.maxPerClient);
   const tls = await tlsMaterial(app);
   const server = new SMTPServer({
     name: app.config.hostname,
@@ -44,19 +45,8 @@ export async function startInbound(app: Ctx): Promise<InboundListener> {
     socketTimeout: 60_000,
     closeTimeout: 2_000, // on shutdown, clients still connected get this long
     logger: false,
-    onConnect(session, callback) {
-      const ip = session.remoteAddress;
-      const open = perClient.get(ip) ?? 0;
-      if (open >= smtp.maxPerClient) return callback(smtpError(421, 'Too many connections from your address, try again later'));
-      perClient.set(ip, open + 1);
-      callback();
-    },
-    onClose(session) {
-      const ip = session.remoteAddress;
-      const open = (perClient.get(ip) ?? 1) - 1;
-      if (open <= 0) perClient.delete(ip);
-      else perClient.set(ip, open);
-    },
+    onConnect: (session, callback) => perClient.admit(session, callback),
+    onClose: (session) => perClient.release(session),
     onMailFrom(_address, session, callback) {
       routes.delete(session);
       callback();
@@ -73,7 +63,7 @@ export async function startInbound(app: Ctx): Promise<InboundListener> {
       callback();
     },
     onData(stream, session, callback) {
-      readLimited(stream).then(
+      readLimited(stream, smtp.maxSize).then(
         (raw) => {
           const route = routes.get(session);
           if (!raw) return callback(smtpError(552, `5.3.4 Message exceeds the size limit of ${smtp.maxSize} bytes`));

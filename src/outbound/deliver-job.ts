@@ -57,7 +57,7 @@ const LARGE_MESSAGE_BUDGET = 16 * 1024 * 1024;
 export const bulkShare = (concurrency: number) => Math.max(1, concurrency - Math.ceil(concurrency / 5));
 
 /**
- * Bulk places while a campaign fans out (see src/delivery/fanouts.ts): a couple, so other projects'
+ * Bulk places while a campaign fans out (see src/outbound/fanouts.ts): a couple, so other projects'
  * bulk mail keeps moving. 100,000 recipients fanned out in 31 s delivering at the full share, 22 s
  * with 8 places, 19 s with 4 and 17.5 s with 2; the last of them reached the sink no later
  * (60-65 s in all; test/bench/campaign.bench.ts).

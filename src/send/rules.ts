@@ -2,6 +2,8 @@
 import { validationFailed, type FieldError } from '../errors.js';
 import { MB } from '../http/json-body.js';
 import { reservedHeader, type ComposeAttachment } from '../compose/mime.js';
+import { countPlaceholders } from '../templates/render.js';
+import { HREF } from '../tracking/rewrite.js';
 import type { SendRequest } from './request.js';
 
 /** The spec's default limit on the decoded size of all attachments together. */
@@ -43,6 +45,33 @@ function headerError(name: string, value: string): FieldError | null {
   return null;
 }
 
+/**
+ * What a body may hold beyond its size. Composing costs memory per placeholder (compiled pieces,
+ * values) and per link (its click URL, where clicks are tracked, is ten times the href): a 40 MB
+ * body of four million placeholders or a million links needed more than the heavy thread's heap.
+ * Counts, not bytes, bound those costs; real mail stays far below them.
+ */
+export const MAX_PLACEHOLDERS = 10_000;
+export const MAX_LINKS = 10_000;
+
+function countLinks(html: string, upTo: number): number {
+  let count = 0;
+  for (const _ of html.matchAll(HREF)) if (++count >= upTo) break;
+  return count;
+}
+
+function bodyErrors(request: SendRequest): FieldError[] {
+  const errors: FieldError[] = [];
+  const placeholders = countPlaceholders(request.subject ?? '', MAX_PLACEHOLDERS + 1) + countPlaceholders(request.body ?? '', MAX_PLACEHOLDERS + 1);
+  if (placeholders > MAX_PLACEHOLDERS) {
+    errors.push({ field: 'body', message: `At most ${MAX_PLACEHOLDERS} placeholders ({{...}}) per message`, code: 'too_big', received: `more than ${MAX_PLACEHOLDERS}` });
+  }
+  if (countLinks(request.body ?? '', MAX_LINKS + 1) > MAX_LINKS) {
+    errors.push({ field: 'body', message: `At most ${MAX_LINKS} links per message`, code: 'too_big', received: `more than ${MAX_LINKS}` });
+  }
+  return errors;
+}
+
 /** A multipart type would make the attachment's bytes MIME structure of the message. */
 const isMultipart = (contentType: string) => /^\s*multipart\//i.test(contentType);
 
@@ -51,7 +80,7 @@ const isMultipart = (contentType: string) => /^\s*multipart\//i.test(contentType
  * attachments decoded, ready for the composer. Throws 422 VALIDATION_ERROR.
  */
 export function checkSendRules(request: SendRequest): ComposeAttachment[] {
-  const errors = Object.entries(request.headers ?? {}).flatMap(([name, value]) => headerError(name, value) ?? []);
+  const errors = [...bodyErrors(request), ...Object.entries(request.headers ?? {}).flatMap(([name, value]) => headerError(name, value) ?? [])];
   const attachments: ComposeAttachment[] = [];
   let total = 0;
   (request.attachments ?? []).forEach((a, i) => {

@@ -1,16 +1,25 @@
 import { SMTPServer } from 'smtp-server';
 import type { Ctx } from '../context.js';
+import { headerSectionRefusal } from '../inbound/header-section.js';
 import { tlsMaterial } from '../inbound/tls.js';
+import { LoginDeadline, PerClientConnections } from '../net/connection-caps.js';
 import { listenSmtp } from '../net/listen.js';
 import { readLimited } from '../net/smtp-data.js';
 import { looksLikeKey } from '../projects/keys.js';
 import { findKeyOwner, getProject } from '../projects/store.js';
 import { MAX_REQUEST_BYTES } from '../send/service.js';
-import { FailedLogins } from './failed-logins.js';
+import { FailedLogins, type LoginRefusal } from './failed-logins.js';
 import { SmtpReply, submitMessage } from './submit.js';
 
 /** What schema/send.json allows per request; refused at RCPT rather than after the whole message. */
 const MAX_RECIPIENTS = 50;
+
+/** The 454 of a login refused before its credentials were looked at. */
+function loginRefusal({ scope, retryInSeconds }: LoginRefusal): SmtpReply {
+  return scope === 'client'
+    ? new SmtpReply(454, `4.7.0 Too many failed logins from your address; try again in ${retryInSeconds} seconds`)
+    : new SmtpReply(454, `4.7.0 Too many failed logins at this server; try again in ${retryInSeconds} seconds (clients that logged in within the last 30 days are not held)`);
+}
 
 /** The one user name; the password is a project's secret key, which names the project. */
 export const SUBMISSION_USER = 'postmill';
@@ -28,7 +37,11 @@ export async function startSubmission(app: Ctx, port: number): Promise<Submissio
   const { host } = app.config.submission;
   const tls = await tlsMaterial(app);
   const failedLogins = new FailedLogins(app.clock);
-  const server = new SMTPServer({
+  // The operator's smtp.maxSize bounds submitted mail too, within the send pipeline's own limit.
+  const maxSize = Math.min(app.config.smtp.maxSize, MAX_REQUEST_BYTES);
+  const perClient = new PerClientConnections(app.config.smtp.maxPerClient);
+  const loginDeadline = new LoginDeadline(() => server, app.config.submission.loginTimeout * 1000);
+  const server: SMTPServer = new SMTPServer({
     name: app.config.hostname,
     banner: 'Postmill submission',
     key: tls.key,
@@ -38,20 +51,32 @@ export async function startSubmission(app: Ctx, port: number): Promise<Submissio
     authOptional: false,
     authMethods: ['PLAIN', 'LOGIN'],
     disableReverseLookup: true,
-    size: MAX_REQUEST_BYTES,
+    size: maxSize,
     maxClients: app.config.smtp.maxClients,
     socketTimeout: 60_000,
     closeTimeout: 2_000,
     logger: false,
+    onConnect(session, callback) {
+      perClient.admit(session, (err) => {
+        if (!err) loginDeadline.start(session);
+        callback(err);
+      });
+    },
+    onClose(session) {
+      loginDeadline.stop(session);
+      perClient.release(session);
+    },
     onAuth(auth, session, callback) {
       const ip = session.remoteAddress;
-      const wait = failedLogins.blockedFor(ip);
-      if (wait > 0) return callback(new SmtpReply(454, `4.7.0 Too many failed logins from your address; try again in ${wait} seconds`));
+      const refused = failedLogins.refusal(ip);
+      if (refused) return callback(loginRefusal(refused));
       const owner = auth.password && looksLikeKey(auth.password) ? findKeyOwner(app.db, auth.password) : null;
       if (auth.username !== SUBMISSION_USER || owner?.kind !== 'secret') {
-        failedLogins.record(ip);
+        failedLogins.failed(ip);
         return callback(new SmtpReply(535, `5.7.8 Authentication failed: the user is "${SUBMISSION_USER}", the password a project's secret key`));
       }
+      failedLogins.succeeded(ip);
+      loginDeadline.stop(session);
       callback(null, { user: owner.project.id });
     },
     onMailFrom(_address, session, callback) {
@@ -64,9 +89,12 @@ export async function startSubmission(app: Ctx, port: number): Promise<Submissio
       callback();
     },
     onData(stream, session, callback) {
-      readLimited(stream)
+      readLimited(stream, maxSize)
         .then((raw) => {
-          if (!raw) throw new SmtpReply(552, `5.3.4 Message exceeds the size limit of ${MAX_REQUEST_BYTES} bytes`);
+          if (!raw) throw new SmtpReply(552, `5.3.4 Message exceeds the size limit of ${maxSize} bytes`);
+          // a header section no MIME parser takes is refused here, as the inbound listener does
+          const refusal = headerSectionRefusal(raw);
+          if (refusal) throw new SmtpReply(552, `5.3.4 ${refusal}`);
           return submitMessage(
             app,
             String(session.user),

@@ -4,6 +4,7 @@ import { admitRequest } from '../http/admission.js';
 import { MB } from '../http/json-body.js';
 import { claimKey, releaseKey, settleKey } from '../idempotency/store.js';
 import { sendEmails } from '../send/service.js';
+import { ThreadDied } from '../threads/pool.js';
 import { parseSubmission } from './parse.js';
 
 /** An SMTP reply code with its text: what smtp-server answers for an error that carries `responseCode`. */
@@ -17,8 +18,14 @@ export class SmtpReply extends Error {
 }
 
 /** The API's refusal as an SMTP reply: what the client must change is permanent (5xx), a busy server temporary (4xx). */
-function replyOf(err: unknown): SmtpReply {
+export function smtpReplyOf(err: unknown): SmtpReply {
   if (err instanceof SmtpReply) return err;
+  // the message ended the thread it ran on alone: sent again, it would do the same
+  if (err instanceof ThreadDied && err.own) {
+    return err.outOfMemory
+      ? new SmtpReply(552, '5.3.4 The message needs more memory to process than the server allows one message')
+      : new SmtpReply(554, '5.3.0 The message could not be processed');
+  }
   if (err instanceof ApiError) {
     const fields = (err.extra.errors ?? []).map((e) => `${e.field}: ${e.message}`).join('; ');
     const text = fields ? `${err.message} (${fields})` : err.message;
@@ -49,7 +56,7 @@ export async function submitMessage(ctx: Ctx, projectId: string, raw: Buffer, re
       release?.();
     }
   } catch (err) {
-    const reply = replyOf(err);
+    const reply = smtpReplyOf(err);
     if (reply.responseCode === 451 && !(err instanceof SmtpReply)) ctx.log.error('submission failed', { error: String(err) });
     throw reply;
   }

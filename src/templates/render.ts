@@ -1,6 +1,7 @@
 // Placeholder rendering for subjects, HTML bodies and plain strings (webhook URLs, headers, bodies).
 // Sources compile once into alternating literals and placeholders; rendering is a join loop.
-import { memoized } from '../memo.js';
+import { linearReplace } from '../linear-replace.js';
+import { memoizedSource } from '../memo.js';
 
 export type Scope = Record<string, unknown>;
 
@@ -52,12 +53,19 @@ function compileSource(source: string): CompiledTemplate {
   return { literals, placeholders };
 }
 
+/** How many placeholders `source` holds, counted up to `upTo` at most. */
+export function countPlaceholders(source: string, upTo: number): number {
+  let count = 0;
+  for (const _ of source.matchAll(PLACEHOLDER)) if (++count >= upTo) break;
+  return count;
+}
+
 /** Replaces each placeholder's source text (`{{...}}` or `{{{...}}}`) by what `replace` answers. */
 export function replacePlaceholders(source: string, replace: (text: string, raw: boolean) => string): string {
   return source.replace(PLACEHOLDER, (text: string, rawPath: string | undefined) => replace(text, rawPath !== undefined));
 }
 
-const compiled = memoized(256, compileSource);
+const compiled = memoizedSource(256, compileSource);
 
 function resolve(scope: Scope, path: readonly string[]): unknown {
   if (path.length === 0) return undefined;
@@ -104,7 +112,7 @@ const HTML_ENTITIES: Record<string, string> = {
 };
 
 export function escapeHtml(text: string): string {
-  return HTML_SPECIAL.test(text) ? text.replace(HTML_SPECIAL_ALL, (char) => HTML_ENTITIES[char]) : text;
+  return HTML_SPECIAL.test(text) ? linearReplace(text, HTML_SPECIAL_ALL, (char) => HTML_ENTITIES[char]!) : text;
 }
 
 function placeholderText(placeholder: Placeholder, scope: Scope, escape: boolean): string {

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { createThreadPool, type ThreadPool } from './pool.js';
+import { createThreadPool, type PoolOptions, type ThreadPool } from './pool.js';
 import type { WorkerOps } from './worker.js';
 
 /**
@@ -14,20 +14,20 @@ export interface ComposeThreads {
 }
 
 /**
- * The heavy thread's heap: the largest request (parsed, personalised, composed) lives in well under
- * 64 MB of it; a bound keeps V8 collecting as it goes instead of letting the heap grow by hundreds of MB.
- */
-const HEAVY_HEAP_MB = 128;
-
-/**
  * An ordinary compose task (a send, a chunk of a campaign's recipients) keeps well under a MB alive:
  * a small young generation is collected often and cheaply instead of growing to tens of MB per thread.
  */
 const COMPOSE_HEAP = { maxYoungGenerationSizeMb: 4 };
 
-export function createComposeThreads(threads = Math.min(Math.max(availableParallelism() - 1, 1), 4)): ComposeThreads {
-  const compose = createThreadPool<WorkerOps>('compose', threads, COMPOSE_HEAP);
-  const heavy = createThreadPool<WorkerOps>('compose', 1, { maxOldGenerationSizeMb: HEAVY_HEAP_MB, maxYoungGenerationSizeMb: 8 });
+/**
+ * `heavyHeapMb` (threads.heavyHeapMb) bounds the heavy thread's old generation: V8 collects as it
+ * goes instead of growing by hundreds of MB, and what the request limits accept must fit in it
+ * (the measures are in docs/architecture.md). The heavy thread takes one task at a time: a task
+ * that exhausts it fails alone, and those waiting go to the thread started in its place.
+ */
+export function createComposeThreads(heavyHeapMb: number, onDeath: PoolOptions['onDeath'], threads = Math.min(Math.max(availableParallelism() - 1, 1), 4)): ComposeThreads {
+  const compose = createThreadPool<WorkerOps>('compose', threads, { resourceLimits: COMPOSE_HEAP, onDeath });
+  const heavy = createThreadPool<WorkerOps>('compose', 1, { resourceLimits: { maxOldGenerationSizeMb: heavyHeapMb, maxYoungGenerationSizeMb: 8 }, tasksPerThread: 1, onDeath });
   return {
     compose,
     heavy,

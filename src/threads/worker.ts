@@ -4,8 +4,9 @@ import { composeHandlers, type ComposeOps } from '../compose/compose-ops.js';
 import { sendParseHandlers, type SendParseOps } from '../send/parse.js';
 import { submissionParseHandlers, type SubmissionParseOps } from '../submission/parse.js';
 import { serveOps } from './serve.js';
+import { testHandlers, type TestOps } from './test-ops.js';
 
-export type WorkerOps = ComposeOps & SendParseOps & SubmissionParseOps;
+export type WorkerOps = ComposeOps & SendParseOps & SubmissionParseOps & TestOps;
 
 loadSchemas();
-serveOps<WorkerOps>({ ...composeHandlers, ...sendParseHandlers, ...submissionParseHandlers });
+serveOps<WorkerOps>({ ...composeHandlers, ...sendParseHandlers, ...submissionParseHandlers, ...testHandlers });

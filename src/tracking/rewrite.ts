@@ -1,6 +1,6 @@
 import { decodeHTMLAttribute } from 'entities';
 import { escapeHtml } from '../templates/render.js';
-import { memoized } from '../memo.js';
+import { memoizedSource } from '../memo.js';
 import { trackableUrl } from './url.js';
 
 export interface TrackingLinks {
@@ -20,7 +20,7 @@ export const BODY_CLOSE = /<\/body\s*>/i;
  * An href as written: the URL it names, and the target its click link signs (null: left alone).
  * A campaign's links repeat in every message, so a thousand distinct ones remembered suffice.
  */
-const readHref = memoized(1024, (value: string): { url: string; target: string | null } => {
+const readHref = memoizedSource(1024, (value: string): { url: string; target: string | null } => {
   const url = decodeHTMLAttribute(value.trim());
   return { url, target: /^https?:\/\//i.test(url) ? trackableUrl(url) : null };
 });

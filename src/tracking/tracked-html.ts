@@ -1,7 +1,7 @@
 // A template's HTML rendered with tracking, the links found once per template instead of once per
 // message: a campaign renders the same template for every recipient, and scanning each rendering
 // for anchors cost more than all the rest of its tracking.
-import { memoized } from '../memo.js';
+import { memoizedSource } from '../memo.js';
 import { htmlTemplateParts, renderHtml, renderHtmlValues, type Scope } from '../templates/render.js';
 import { addTracking, BODY_CLOSE, HREF, openPixel, trackedHref, type TrackingLinks } from './rewrite.js';
 
@@ -73,7 +73,7 @@ function planOf(source: string): Step[] | null {
   return steps;
 }
 
-const plan = memoized(256, planOf);
+const plan = memoizedSource(256, planOf);
 
 /** renderHtml then addTracking, in one pass over the planned template when it has a plan. */
 export function renderTrackedHtml(source: string, scope: Scope, links: TrackingLinks): string {

@@ -54,8 +54,26 @@ export interface TestDaemon {
   /** Stops and removes the temp data dir. */
   dispose(): Promise<void>;
   stderr(): string;
+  /** The log lines written so far (JSON on stderr), parsed; other stderr text is left out. */
+  logs(): LogLine[];
   pid(): number;
 }
+
+export interface LogLine {
+  level: string;
+  msg: string;
+  [field: string]: unknown;
+}
+
+const parsedLogs = (stderr: string): LogLine[] =>
+  stderr.split('\n').flatMap((line) => {
+    try {
+      const parsed = JSON.parse(line) as LogLine;
+      return typeof parsed?.msg === 'string' ? [parsed] : [];
+    } catch {
+      return [];
+    }
+  });
 
 export interface DaemonOptions {
   config?: Record<string, unknown>;
@@ -194,6 +212,7 @@ export async function startTestDaemon(opts: DaemonOptions = {}): Promise<TestDae
       rmSync(dataDir, { recursive: true, force: true });
     },
     stderr: () => started.stderr.join(''),
+    logs: () => parsedLogs(started.stderr.join('')),
     pid: () => started.child.pid!,
   };
   return daemon;

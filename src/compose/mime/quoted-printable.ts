@@ -85,6 +85,8 @@ export function quotedPrintable(text: string): Buffer {
       out += '\r\n';
       column = 0;
       i += c === CR && text.charCodeAt(i + 1) === LF ? 2 : 1;
+      // a text of empty lines writes nothing else: its breaks must be flushed here too
+      if (out.length >= FLUSH_CHARS) flush();
       continue;
     }
     const [cp, units] = codePointAt(text, i);

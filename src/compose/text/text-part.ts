@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { replacePlaceholders } from '../../templates/render.js';
-import { memoized } from '../../memo.js';
+import { memoizedSource } from '../../memo.js';
 import { htmlToText } from './html-to-text.js';
 
 /** Upper-case hex: survives html-to-text's upper-casing of headings and never word-wraps. */
 const NONCE = randomBytes(4).toString('hex').toUpperCase();
 const TOKEN = new RegExp(`PM${NONCE}V(\\d+)X`, 'g');
-const MAX_CACHED_SOURCE = 256 * 1024;
 
 function build(html: string): string | null {
   const originals: string[] = [];
@@ -21,13 +20,9 @@ function build(html: string): string | null {
   return htmlToText(tokenized).replace(TOKEN, (_, i: string) => originals[Number(i)]!);
 }
 
-const remembered = memoized(256, build);
-
 /**
  * The text part of a template, converted from its HTML once with the placeholders kept: each
  * recipient then only renders it (as plain text). Null when the source must be converted per
  * recipient instead (raw HTML placeholders).
  */
-export function textTemplateOf(html: string): string | null {
-  return html.length > MAX_CACHED_SOURCE ? build(html) : remembered(html);
-}
+export const textTemplateOf: (html: string) => string | null = memoizedSource(256, build);

@@ -31,7 +31,7 @@ const SIGNING_HEAP = { maxYoungGenerationSizeMb: 2 };
  * cores busy during a drain.
  */
 export function createMailThreads(threads = Math.min(availableParallelism(), 4)): MailThreads {
-  const pool = createThreadPool<SignOps>('mail', threads, SIGNING_HEAP);
+  const pool = createThreadPool<SignOps>('mail', threads, { resourceLimits: SIGNING_HEAP });
   return {
     sign: async (stored, key, now) => {
       const { bytes, transfer } = handedOver(stored.bytes);
