@@ -13,7 +13,7 @@ import { Shell } from './Shell';
 /** A page behind its role: the server refuses the rest anyway; this says so instead of failing calls. */
 function RoleGate({ page }: { page: PageRoute }) {
   const { project } = useSession();
-  const siblings = pagesOpenTo(project?.role).filter((p) => p.section === page.section && p.path.includes('/'));
+  const siblings = pagesOpenTo(project?.role).filter((p) => p.section === page.section && p.path.includes('/') && !p.detail);
   if (!pagesOpenTo(project?.role).includes(page)) {
     return (
       <Page title="Not allowed">
@@ -41,11 +41,11 @@ function RoleGate({ page }: { page: PageRoute }) {
   );
 }
 
-/** `/settings` and the like: the section's first page the role opens. */
+/** `/settings` and the like: the section's first page the role opens ("Not allowed" when none). */
 function SectionIndex({ section }: { section: Section }) {
   const { project } = useSession();
   const first = pagesOpenTo(project?.role).find((p) => p.section === section);
-  return first ? <Navigate to={`/${first.path}`} replace /> : <NotFound />;
+  return first ? <Navigate to={`/${first.path}`} replace /> : <RoleGate page={PAGES.find((p) => p.section === section)!} />;
 }
 
 function Home() {
@@ -78,7 +78,7 @@ function SignedIn() {
   );
 }
 
-const sectionIndexes: RouteObject[] = [...new Set(PAGES.filter((p) => p.path.includes('/')).map((p) => p.section))].map((section) => ({
+const sectionIndexes: RouteObject[] = [...new Set(PAGES.filter((p) => p.path.includes('/') && !p.detail).map((p) => p.section))].map((section) => ({
   path: PAGES.find((p) => p.section === section)!.path.split('/')[0]!,
   element: <SectionIndex section={section} />,
 }));

@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import type { Role } from './api';
 import { MembersPage } from './pages/Members';
 import { allows } from './roles';
+import { lazyPage } from './ui/LazyPage';
 
 export type Section = 'Overview' | 'Contacts' | 'Messages' | 'Templates' | 'Campaigns' | 'Segments' | 'Workflows' | 'Domains' | 'Settings' | 'Outbox';
 
@@ -20,9 +21,19 @@ export interface PageRoute {
   label: string;
   role: Role;
   element: ReactNode;
+  /** Reached from its section's list (one template's page): no link of its own in any navigation. */
+  detail?: boolean;
 }
 
-export const PAGES: PageRoute[] = [{ path: 'settings/members', section: 'Settings', label: 'Members', role: 'OWNER', element: <MembersPage /> }];
+export const PAGES: PageRoute[] = [
+  { path: 'templates', section: 'Templates', label: 'Templates', role: 'MEMBER', element: lazyPage(() => import('./pages/TemplatesList').then((m) => m.TemplatesListPage)) },
+  { path: 'templates/:id', section: 'Templates', label: 'Template', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/TemplatesEditor').then((m) => m.TemplatesEditorPage)) },
+  { path: 'domains', section: 'Domains', label: 'Domains', role: 'ADMIN', element: lazyPage(() => import('./pages/Domains').then((m) => m.DomainsPage)) },
+  { path: 'settings/keys', section: 'Settings', label: 'API keys', role: 'ADMIN', element: lazyPage(() => import('./pages/SettingsKeys').then((m) => m.SettingsKeysPage)) },
+  { path: 'settings/webhooks', section: 'Settings', label: 'Webhooks', role: 'ADMIN', element: lazyPage(() => import('./pages/SettingsWebhooks').then((m) => m.SettingsWebhooksPage)) },
+  { path: 'settings/tracking', section: 'Settings', label: 'Tracking', role: 'ADMIN', element: lazyPage(() => import('./pages/SettingsTracking').then((m) => m.SettingsTrackingPage)) },
+  { path: 'settings/members', section: 'Settings', label: 'Members', role: 'OWNER', element: <MembersPage /> },
+];
 
 export const pagesOpenTo = (role: Role | undefined): PageRoute[] => PAGES.filter((p) => allows(role, p.role));
 

@@ -3,6 +3,7 @@ import type { Ctx } from '../context.js';
 import type { Guards } from '../http/guards.js';
 import { pageParams, pageResult, sortParams } from '../http/pagination.js';
 import { enumQuery, uuidParam } from '../http/params.js';
+import { testSendAnswer } from '../compose/test-send.js';
 import { projectOf, type ApiState } from '../http/state.js';
 import { describe } from '../openapi/describe.js';
 import { validate } from '../http/validate.js';
@@ -71,11 +72,10 @@ export function campaignRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     ctx.body = presentCampaign(cancelCampaign(app, projectOf(ctx).id, id(ctx.params)));
   });
 
-  router.post('/campaigns/:id/test', describe({ summary: 'Send a test to one address', body: 'campaign-test', answers: { 200: 'CampaignTestResult' } }), secret, async (ctx) => {
+  router.post('/campaigns/:id/test', describe({ summary: 'Send a test to one address', body: 'test-send', answers: { 200: 'TestSendResult' } }), secret, async (ctx) => {
     const campaignId = id(ctx.params);
-    const { email } = validate<{ email: string }>('campaign-test', ctx.state.body);
-    const sent = await testCampaign(app, projectOf(ctx).id, campaignId, email);
-    ctx.body = { success: true, data: sent, message: `Test email sent to ${sent.to}` };
+    const { email } = validate<{ email: string }>('test-send', ctx.state.body);
+    ctx.body = testSendAnswer(await testCampaign(app, projectOf(ctx).id, campaignId, email));
   });
 
   router.get('/campaigns/:id/stats', describe({ summary: 'Counters and rates', answers: { 200: 'CampaignStats' } }), secret, (ctx) => {

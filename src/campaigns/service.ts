@@ -2,17 +2,14 @@
 // SENT, CANCELLED from SCHEDULED or SENDING), test sends and stats.
 import { randomUUID } from 'node:crypto';
 import { iso } from '../clock.js';
-import { findContactByEmail } from '../contacts/store.js';
 import type { Ctx } from '../context.js';
 import { assertSender } from '../domains/sender.js';
 import { badRequest, conflict, foundOr404 } from '../errors.js';
-import { composeMessages, storeMessage } from '../compose/pipeline.js';
-import { refuseSuppressed } from '../suppressions/policy.js';
+import { sendTestMessage } from '../compose/test-send.js';
 import type { TemplateType } from '../templates/store.js';
 import { checkAudience, countAudience } from './audience.js';
 import { campaignContent } from './content.js';
 import { FANOUT_JOB, type FanoutPayload } from './fanout.js';
-import { newEmailId } from '../emails/ids.js';
 import {
   deleteCampaignRow,
   failUnsentEmails,
@@ -199,20 +196,9 @@ export function cancelCampaign(ctx: Ctx, projectId: string, id: string): Campaig
   });
 }
 
-/**
- * One test message to `email`: `[TEST]` subject, no tracking, not counted. Rendered for the contact
- * of that address when there is one. A suppressed address gets no campaign mail, test or not.
- */
+/** One test message to `email` (see sendTestMessage): a suppressed address gets no campaign mail, test or not. */
 export async function testCampaign(ctx: Ctx, projectId: string, id: string, email: string): Promise<{ emailId: string; to: string }> {
-  const campaign = getCampaign(ctx, projectId, id);
-  const content = campaignContent(ctx, campaign, { test: true });
-  refuseSuppressed(ctx, projectId, email, { messageType: content.type, sourceType: 'CAMPAIGN' });
-  const known = findContactByEmail(ctx.db, projectId, email);
-  const contact = known ?? { id: randomUUID(), projectId, email, subscribed: true, data: {}, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() };
-  const emailId = newEmailId(ctx.clock.now());
-  const [composed] = await composeMessages(ctx, content, [{ recipient: { contact, oneOff: {}, name: null }, emailId }], Infinity);
-  ctx.bus.tx(() => storeMessage(ctx, content, { contactId: known?.id ?? null, email }, emailId, composed!));
-  return { emailId, to: email };
+  return sendTestMessage(ctx, campaignContent(ctx, getCampaign(ctx, projectId, id)), email);
 }
 
 const rate = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);

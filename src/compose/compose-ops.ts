@@ -1,11 +1,12 @@
 // What the compose threads do: build MIME for one prepared input, or personalise and build every
 // recipient of one content (large sends: the content crosses once, nothing of its size runs on the main thread).
-import { composeMessage, type ComposeAttachment, type ComposeInput } from './mime.js';
+import { bodiesOf, composeMessage, type ComposeAttachment, type ComposeInput } from './mime.js';
 import { forStore, type StoredComposition } from './mime/stored.js';
 import { worthCollecting } from '../threads/collect.js';
 import { asBuffer, ownBuffer, TaskFailure, type Answer, type Handlers } from '../threads/serve.js';
 import type { ComposableContent } from './content.js';
-import { composeInputFor, type ComposeEnv, type Personalization } from './personalize.js';
+import type { Scope } from '../templates/render.js';
+import { composeInputFor, renderContent, type ComposeEnv, type Personalization } from './personalize.js';
 
 /** A stored composition as it crosses threads: the bytes move, they are not copied. */
 export interface WireComposition {
@@ -24,9 +25,22 @@ export interface ComposeAllInput {
   maxTotalBytes: number;
 }
 
+/** A message's subject, HTML body and text part exactly as a composed message carries them (line breaks as written). */
+export interface RenderedMessage {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+export interface RenderInput {
+  content: Pick<ComposableContent, 'subject' | 'html'>;
+  scope: Scope;
+}
+
 export type ComposeOps = {
   compose: { input: ComposeInput; output: WireComposition };
   composeAll: { input: ComposeAllInput; output: WireComposition[] };
+  render: { input: RenderInput; output: RenderedMessage };
 };
 
 /** The detail of a composeAll stopped by its size bound. */
@@ -62,6 +76,12 @@ export const composeHandlers: Handlers<ComposeOps> = {
       out.push(composed);
     }
     return { output: out, transfer: out.map((c) => c.bytes), collect: worthCollecting(total) };
+  },
+  // untracked: what the recipient reads, through the render and text-part steps of a send
+  render: ({ content, scope }) => {
+    const rendered = renderContent(content, scope, null);
+    const bodies = bodiesOf(rendered);
+    return { output: { subject: rendered.subject, ...bodies }, collect: worthCollecting(bodies.html.length + bodies.text.length) };
   },
 };
 

@@ -116,8 +116,8 @@ function rootFields(input: ComposeInput): RootFields {
   };
 }
 
-/** The HTML body and its text alternative, line breaks as written. */
-const bodiesOf = (input: ComposeInput): Bodies => ({ html: input.html, text: input.text ?? htmlToText(toCrlf(input.html)) });
+/** The HTML body and its text alternative, line breaks as written (the template preview shows exactly these). */
+export const bodiesOf = (input: Pick<ComposeInput, 'html' | 'text'>): Bodies => ({ html: input.html, text: input.text ?? htmlToText(toCrlf(input.html)) });
 
 /** What MailComposer is given for this email; exported so tests can build the same tree. */
 export function composerOptions(input: ComposeInput): MailComposerOptions {

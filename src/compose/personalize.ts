@@ -5,6 +5,7 @@ import type { Contact } from '../contacts/store.js';
 import type { ComposeInput, Mailbox } from './mime.js';
 import { textTemplateOf } from './text/text-part.js';
 import { renderHtml, renderPlain, renderSubject, type Scope } from '../templates/render.js';
+import type { TrackingLinks } from '../tracking/rewrite.js';
 import { renderTrackedHtml } from '../tracking/tracked-html.js';
 import type { ComposableContent } from './content.js';
 import { contactLinks, trackingLinks, type LinkSigner } from './links.js';
@@ -54,9 +55,28 @@ export function personalizationFor(
   };
 }
 
+/** A message's subject, HTML and text part (unless it must be converted from the rendered HTML) for one recipient's variables. */
+export interface RenderedContent {
+  subject: string;
+  html: string;
+  text?: string;
+}
+
+/**
+ * The one rendering of a message's content for one recipient's variables, tracked (links through
+ * `tracking`, the open pixel) or not (null). Sends and the template preview both render here.
+ */
+export function renderContent(content: Pick<ComposableContent, 'subject' | 'html'>, scope: Scope, tracking: TrackingLinks | null): RenderedContent {
+  const textTemplate = textTemplateOf(content.html);
+  return {
+    subject: renderSubject(content.subject, scope),
+    html: tracking ? renderTrackedHtml(content.html, scope, tracking) : renderHtml(content.html, scope),
+    ...(textTemplate !== null ? { text: renderPlain(textTemplate, scope) } : {}),
+  };
+}
+
 /** Everything of one recipient's message but the MIME building: variables rendered, tracking added. Runs on any thread. */
 export function composeInputFor(content: ComposableContent, p: Personalization, env: ComposeEnv): ComposeInput {
-  const textTemplate = textTemplateOf(content.html);
   return {
     emailId: p.emailId,
     hostname: env.hostname,
@@ -64,9 +84,7 @@ export function composeInputFor(content: ComposableContent, p: Personalization, 
     from: content.from,
     to: p.to,
     replyTo: content.replyTo,
-    subject: renderSubject(content.subject, p.scope),
-    html: content.tracked ? renderTrackedHtml(content.html, p.scope, trackingLinks(env.signer, p.emailId)) : renderHtml(content.html, p.scope),
-    ...(textTemplate !== null ? { text: renderPlain(textTemplate, p.scope) } : {}),
+    ...renderContent(content, p.scope, content.tracked ? trackingLinks(env.signer, p.emailId) : null),
     attachments: content.attachments,
     headers: content.headers,
     unsubscribe: p.unsubscribe,

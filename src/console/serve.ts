@@ -1,20 +1,24 @@
 // The console on the API's own listener: `/` redirects to `/app/`, `/app/...` answers its files,
 // and any other path under /app/ answers index.html (the app routes in the browser). Every answer
-// carries a strict Content-Security-Policy: only our own scripts and styles, nothing inline, no eval.
+// carries a strict Content-Security-Policy: only our own scripts, nothing inline, no eval.
 import type { Middleware } from 'koa';
 import { ApiError } from '../errors.js';
 import type { ApiState } from '../http/state.js';
 import type { ConsoleFile } from './files.js';
 
 /**
- * frame-src 'self': the template preview of the console frames a sandboxed document (srcdoc or a
- * blob of our own page, never a foreign origin); nothing may frame the console itself.
+ * Scripts: our own files only, nothing inline, no eval. Styles and images are wider for one reason,
+ * the template preview: it is a `srcdoc` iframe sandboxed without `allow-scripts` or
+ * `allow-same-origin` (no script runs in it, and its origin is opaque, so it cannot reach ours), and
+ * a srcdoc document lives under its parent's policy. Email HTML is styled inline (`style`
+ * attributes, `<style>` blocks) and shows images from anywhere, so `style-src` allows inline
+ * styles and `img-src` https: and data: images. The console's own code uses neither.
  */
 export const CONSOLE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' https: data:",
   "font-src 'self'",
   "connect-src 'self'",
   "frame-src 'self'",

@@ -56,12 +56,24 @@ export function setTrackTransactional(db: Db, id: string, on: boolean, now: numb
   return sql(db, 'UPDATE projects SET track_transactional = ?, updated_at = ? WHERE id = ?').run(on ? 1 : 0, now, id).changes === 1;
 }
 
-/** Replaces both keys of a project (old ones stop working at once). */
+/** Replaces both keys of a project (old ones stop working at once); the public key is kept to be shown again, the secret one only as a hash. */
 export function replaceKeys(db: Db, projectId: string, keys: Record<KeyKind, string>, now: number): void {
   sql(db, 'DELETE FROM api_keys WHERE project_id = ?').run(projectId);
   for (const kind of ['public', 'secret'] as const) {
-    sql(db, 'INSERT INTO api_keys (hash, project_id, kind, created_at) VALUES (?, ?, ?, ?)').run(hashKey(keys[kind]), projectId, kind, now);
+    sql(db, 'INSERT INTO api_keys (hash, project_id, kind, shown, created_at) VALUES (?, ?, ?, ?, ?)').run(
+      hashKey(keys[kind]),
+      projectId,
+      kind,
+      kind === 'public' ? keys.public : null,
+      now,
+    );
   }
+}
+
+/** The project's public key (null when it was made before public keys were kept) and when its keys were made. */
+export function findPublicKey(db: Db, projectId: string): { publicKey: string | null; createdAt: number } | null {
+  const row = sql(db, "SELECT shown, created_at FROM api_keys WHERE project_id = ? AND kind = 'public'").get(projectId) as { shown: string | null; created_at: number } | undefined;
+  return row ? { publicKey: row.shown, createdAt: row.created_at } : null;
 }
 
 export interface KeyOwner {

@@ -4,18 +4,21 @@ import type { Guards } from '../http/guards.js';
 import { pageParams, pageResult, sortParams } from '../http/pagination.js';
 import { requireFlat } from '../http/flat-required.js';
 import { enumQuery } from '../http/params.js';
+import { testSendAnswer } from '../compose/test-send.js';
 import { projectOf, type ApiState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { describe } from '../openapi/describe.js';
 import { listTemplates } from './list.js';
 import { presentTemplate } from './present.js';
-import { createTemplate, deleteTemplate, duplicateTemplate, getTemplate, patchTemplate, usageOfTemplate, type TemplateInput, type TemplatePatch } from './service.js';
+import { previewTemplate, type PreviewInput } from './preview.js';
+import { createTemplate, deleteTemplate, duplicateTemplate, getTemplate, patchTemplate, testTemplate, usageOfTemplate, type TemplateInput, type TemplatePatch } from './service.js';
 import { TEMPLATE_TYPES } from './store.js';
-
 
 export function templateRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
+  // a POST that stores nothing: a disabled project may preview
+  const secretRead = guards.key('secret', { access: 'read' });
 
   router.get(
     '/templates',
@@ -37,6 +40,21 @@ export function templateRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     ctx.body = presentTemplate(createTemplate(app, projectOf(ctx).id, input));
   });
 
+  router.post(
+    '/templates/preview',
+    describe({
+      summary: 'Render a subject and body for a contact',
+      description:
+        'What a send to the contact (or to a stand-in with no data) would carry: the same rendering, escaping and text part; untracked, with inert https://*.preview.invalid/ subscription links. Nothing is stored or sent',
+      body: 'template-preview',
+      answers: { 200: 'TemplatePreview' },
+    }),
+    secretRead,
+    async (ctx) => {
+      ctx.body = await previewTemplate(app, projectOf(ctx).id, validate<PreviewInput>('template-preview', ctx.state.body));
+    },
+  );
+
   router.get('/templates/:id', describe({ summary: 'One template', answers: { 200: 'Template' } }), secret, (ctx) => {
     ctx.body = presentTemplate(getTemplate(app, projectOf(ctx).id, ctx.params.id!));
   });
@@ -55,6 +73,16 @@ export function templateRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     ctx.status = 201;
     ctx.body = { id: duplicateTemplate(app, projectOf(ctx).id, ctx.params.id!).id };
   });
+
+  router.post(
+    '/templates/:id/test',
+    describe({ summary: 'Send a test of the saved template to one address', description: 'Subject prefixed "[TEST] ", untracked, not counted', body: 'test-send', answers: { 200: 'TestSendResult' } }),
+    secret,
+    async (ctx) => {
+      const { email } = validate<{ email: string }>('test-send', ctx.state.body);
+      ctx.body = testSendAnswer(await testTemplate(app, projectOf(ctx).id, ctx.params.id!, email));
+    },
+  );
 
   router.get('/templates/:id/usage', describe({ summary: 'Where a template is used', answers: { 200: 'TemplateUsage' } }), secret, (ctx) => {
     ctx.body = usageOfTemplate(app, projectOf(ctx).id, ctx.params.id!);

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.js';
 import { assertSender } from '../domains/sender.js';
 import { ApiError, foundOr404 } from '../errors.js';
+import { sendTestMessage } from '../compose/test-send.js';
+import { resolveContent } from '../send/content.js';
 import { deleteTemplateRow, findTemplateById, insertTemplate, updateTemplate, type Template, type TemplateType } from './store.js';
 import type { TemplateUsage } from './usage.js';
 
@@ -67,6 +69,12 @@ export function patchTemplate(ctx: Ctx, projectId: string, id: string, patch: Te
 
 export function usageOfTemplate(ctx: Ctx, projectId: string, id: string): TemplateUsage {
   return ctx.usage.templates.collect(ctx, projectId, getTemplate(ctx, projectId, id).id);
+}
+
+/** One test message of the saved template to `email` (see sendTestMessage): the content a `/v1/send` of it would have. */
+export async function testTemplate(ctx: Ctx, projectId: string, id: string, email: string): Promise<{ emailId: string; to: string }> {
+  const template = getTemplate(ctx, projectId, id);
+  return sendTestMessage(ctx, resolveContent(ctx, projectId, { to: email, template: template.id }, []), email);
 }
 
 /** Refused while a workflow step would still send it. */

@@ -1,0 +1,186 @@
+// Domains (ADMIN): the project's sender domains, the DNS records each must publish (each with a
+// copy button and its own verified flag), the verification as it changes (polled while a domain is
+// pending: the daemon re-checks every 5 minutes), re-check now, delete with confirmation.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, errorText } from '../api';
+import { ErrorNote, Page } from '../page';
+import { useSession } from '../session';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { CopyButton } from '../ui/CopyButton';
+
+type Purpose = 'dkim' | 'bounce' | 'spf' | 'dmarc';
+
+interface DnsRecord {
+  type: 'TXT' | 'MX';
+  name: string;
+  value: string;
+  priority?: number;
+  purpose: Purpose;
+  verified: boolean;
+}
+
+interface Domain {
+  id: string;
+  domain: string;
+  status: 'pending' | 'verified';
+  records: DnsRecord[];
+  failureReason: string | null;
+  lastCheckedAt: string | null;
+}
+
+const PURPOSES: Record<Purpose, { label: string; why: string }> = {
+  dkim: { label: 'DKIM', why: 'required: every message is signed with this key' },
+  bounce: { label: 'Bounce MX', why: 'bounces come back to Postmill through it' },
+  spf: { label: 'SPF', why: 'lets Postmill send for the bounce domain' },
+  dmarc: { label: 'DMARC', why: 'recommended: start with p=none' },
+};
+
+/** How often the list is asked again while a domain is pending. */
+const POLL_MS = 5000;
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+
+function RecordsTable({ domain }: { domain: Domain }) {
+  return (
+    <table className="records">
+      <caption>Records to publish at the DNS host of {domain.domain}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Record</th>
+          <th scope="col">Type</th>
+          <th scope="col">Name</th>
+          <th scope="col">Priority</th>
+          <th scope="col">Value</th>
+          <th scope="col">Found</th>
+        </tr>
+      </thead>
+      <tbody>
+        {domain.records.map((r) => {
+          const label = `${PURPOSES[r.purpose].label} ${r.type}`;
+          return (
+            <tr key={`${r.purpose}:${r.name}`}>
+              <th scope="row">
+                {PURPOSES[r.purpose].label}
+                <span className="hint">{PURPOSES[r.purpose].why}</span>
+              </th>
+              <td>{r.type}</td>
+              <td>
+                <code>{r.name}</code> <CopyButton text={r.name} label={`${label} name`} />
+              </td>
+              <td>{r.priority ?? ''}</td>
+              <td>
+                <code className="value">{r.value}</code> <CopyButton text={r.value} label={`${label} value`} />
+              </td>
+              <td>{r.verified ? 'Verified' : 'Not yet'}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+function DomainSection({ domain, onChecked, onDelete }: { domain: Domain; onChecked(d: Domain): void; onDelete(d: Domain): void }) {
+  const recheck = useMutation({ mutationFn: () => api<Domain>('GET', `/domains/${domain.id}/verify`), onSuccess: onChecked });
+  const headingId = `domain-${domain.id}`;
+  return (
+    <section aria-labelledby={headingId} className="card">
+      <h2 id={headingId}>{domain.domain}</h2>
+      <p role="status">
+        <strong>{domain.status === 'verified' ? 'Verified' : 'Pending'}</strong>
+        {domain.status === 'verified' ? ': mail may be sent from this domain.' : ': publish the records below, then re-check.'}
+        {domain.failureReason && <> Last check: {domain.failureReason}</>}
+      </p>
+      <p className="hint">Last checked {when(domain.lastCheckedAt)}.</p>
+      <div className="actions">
+        <button type="button" disabled={recheck.isPending} onClick={() => recheck.mutate()} aria-label={`Re-check ${domain.domain}`}>
+          {recheck.isPending ? 'Checking…' : 'Re-check'}
+        </button>
+        <button type="button" className="quiet" onClick={() => onDelete(domain)} aria-label={`Delete ${domain.domain}`}>
+          Delete
+        </button>
+      </div>
+      <ErrorNote error={recheck.isError ? errorText(recheck.error) : null} />
+      <RecordsTable domain={domain} />
+    </section>
+  );
+}
+
+function AddDomain({ onAdded }: { onAdded(d: Domain): void }) {
+  const [name, setName] = useState('');
+  const add = useMutation({
+    mutationFn: () => api<Domain>('POST', '/domains', { domain: name }),
+    onSuccess: (d) => {
+      setName('');
+      onAdded(d);
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    add.mutate();
+  };
+  return (
+    <section aria-labelledby="add-domain">
+      <h2 id="add-domain">Add a domain</h2>
+      <form onSubmit={submit} className="row">
+        <label>
+          Domain name
+          <input required value={name} onChange={(e) => setName(e.target.value)} placeholder="example.com" autoComplete="off" />
+        </label>
+        <button type="submit" disabled={add.isPending}>
+          Add domain
+        </button>
+      </form>
+      <ErrorNote error={add.isError ? errorText(add.error) : null} />
+      {add.isSuccess && <p role="status">{add.data.domain} is added: publish its records, then re-check.</p>}
+    </section>
+  );
+}
+
+export function DomainsPage() {
+  const { project } = useSession();
+  const queries = useQueryClient();
+  const key = ['domains', project?.id];
+  const domains = useQuery({
+    queryKey: key,
+    queryFn: () => api<{ data: Domain[] }>('GET', `/domains/project/${project!.id}`),
+    // the daemon re-checks in the background: a pending domain turns verified here without a reload
+    refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === 'pending') ? POLL_MS : false),
+  });
+  const put = (d: Domain) =>
+    queries.setQueryData<{ data: Domain[] }>(key, (old) => ({ data: old?.data.some((x) => x.id === d.id) ? old.data.map((x) => (x.id === d.id ? d : x)) : [...(old?.data ?? []), d] }));
+  const [deleting, setDeleting] = useState<Domain | null>(null);
+  const remove = useMutation({
+    mutationFn: (d: Domain) => api('DELETE', `/domains/${d.id}`),
+    // the dialog closes once the domain has left the page
+    onSettled: async () => {
+      await queries.invalidateQueries({ queryKey: key });
+      setDeleting(null);
+    },
+  });
+  return (
+    <Page title="Domains">
+      <p className="hint">A project sends only from domains it has proved in DNS. Add a domain, publish its records at your DNS host, then re-check.</p>
+      <ErrorNote error={domains.isError ? errorText(domains.error) : remove.isError ? errorText(remove.error) : null} />
+      {domains.isPending ? (
+        <p role="status">Loading domains…</p>
+      ) : domains.data?.data.length === 0 ? (
+        <p>No sender domains yet.</p>
+      ) : (
+        domains.data?.data.map((d) => <DomainSection key={d.id} domain={d} onChecked={put} onDelete={setDeleting} />)
+      )}
+      <AddDomain onAdded={put} />
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete ${deleting?.domain ?? ''}?`}
+        confirmLabel="Delete domain"
+        busy={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting)}
+        onCancel={() => setDeleting(null)}
+      >
+        <p>Mail from this domain stops at once and its DKIM key is deleted. Adding it again makes a new key, with new records to publish.</p>
+      </ConfirmDialog>
+    </Page>
+  );
+}
