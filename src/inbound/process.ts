@@ -1,9 +1,15 @@
 import type { Ctx } from '../context.js';
+import { ApiError } from '../errors.js';
+import { MB } from '../http/json-body.js';
 import { recordBounce, recordComplaint } from '../outbound/outcomes.js';
 import { findEmailById, findEmailByMessageId, type Email } from '../emails/store.js';
-import type { JobHandler, JobRunner } from '../jobs/runner.js';
-import { classifyMessage } from './classify.js';
+import type { JobHandler, JobRunner, Reschedule } from '../jobs/runner.js';
+import { authVerdicts, checkSpf, dkimKeyAnswers } from './auth.js';
+import { unreadable } from './content.js';
+import type { Inspection } from './inspect.js';
 import { receive, receiveUnprocessed } from './received.js';
+import { ThreadDied } from '../threads/pool.js';
+import { asBuffer, handedOver } from '../threads/serve.js';
 import { routeRecipient } from './route.js';
 import { findInbound, markProcessed, type InboundMessage } from './store.js';
 import { isUnsubscribeAddress, unsubscribeByMail } from './unsubscribe-mail.js';
@@ -16,24 +22,67 @@ function reportedEmail(ctx: Ctx, projectId: string, emailId: string | null, mess
 
 export const INBOUND_JOB = 'inbound.process';
 
+/** How long a large message waits when its project's heavy turns are all taken (429 of the gate). */
+const TURN_RETRY_MS = 5_000;
+
 const toVerifiedDomain = (ctx: Ctx, msg: InboundMessage) => msg.rcptTo.some((r) => routeRecipient(ctx.db, r)?.kind === 'domain');
 
-/** Classifies a stored message and turns it into a bounce, a complaint, an unsubscribe or email.received. */
-async function processMessage(ctx: Ctx, msg: InboundMessage, startedAt: number): Promise<void> {
-  const found = await classifyMessage(msg.raw, { mailFrom: msg.mailFrom, rcptTo: msg.rcptTo });
-  ctx.metrics.inbound(found.kind);
-  const now = () => ctx.clock.now();
-  if (found.kind === 'bounce' || found.kind === 'complaint') {
-    const email = reportedEmail(ctx, msg.projectId, found.emailId, found.originalMessageId);
-    if (email && found.kind === 'bounce') recordBounce(ctx, email, { bounceType: found.bounceType, diagnostic: found.diagnostic ?? found.status });
-    if (email && found.kind === 'complaint') recordComplaint(ctx, email, found.feedbackType);
-    return markProcessed(ctx.db, msg.id, found.kind, email?.id ?? null, now());
+/**
+ * The message read on a thread (inspect.ts), null when it must wait: one over 1 MB takes a heavy
+ * turn of its project, as a large /v1/send or submission does, so that mail a stranger sends takes
+ * turns with a project's own heavy work instead of queueing ahead of it, and waits when the gate
+ * is full. The bytes move to the thread and back (`msg.raw` is let go of). A message that ended
+ * the thread alone is not read again (it would end the next one too): it comes back unread, with why.
+ */
+async function inspected(ctx: Ctx, msg: InboundMessage, read: boolean): Promise<(Inspection & { raw: Buffer }) | null> {
+  const heavy = msg.raw.length > MB;
+  const answers = read ? await dkimKeyAnswers(ctx.dns, msg.raw) : null;
+  let release: (() => void) | null = null;
+  try {
+    if (heavy) release = await ctx.admission.heavy.acquire(msg.projectId);
+    const { bytes, transfer } = handedOver(msg.raw);
+    const input = { bytes, envelope: { mailFrom: msg.mailFrom, rcptTo: msg.rcptTo }, read: answers && { answers } };
+    const found = await (heavy ? ctx.threads.heavy : ctx.threads.compose).run('inspectInbound', input, transfer);
+    return { ...found, raw: asBuffer(found.bytes) };
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 429) return null;
+    if (!(err instanceof ThreadDied && err.own)) throw err;
+    const unread = err.outOfMemory ? 'The message needs more memory to read than the daemon allows one message' : `The message could not be read: ${err.reason}`;
+    return { classification: { kind: 'received' }, unread, content: null, dkim: null, raw: findInbound(ctx.db, msg.id)?.raw ?? Buffer.alloc(0) };
+  } finally {
+    release?.();
   }
-  if (msg.rcptTo.some(isUnsubscribeAddress) && unsubscribeByMail(ctx, msg.projectId, msg.raw)) {
+}
+
+/**
+ * Classifies a stored message and turns it into a bounce, a complaint, an unsubscribe or
+ * email.received. The main thread only looks names up and writes: the message is read on a thread.
+ */
+async function processMessage(ctx: Ctx, msg: InboundMessage, startedAt: number): Promise<Reschedule | void> {
+  const read = toVerifiedDomain(ctx, msg);
+  // SPF reads no part of the message: it is asked while the thread reads it
+  const spf = read ? checkSpf(ctx.dns, { ip: msg.remoteIp, helo: msg.helo, sender: msg.mailFrom, mta: ctx.config.hostname }) : null;
+  const found = await inspected(ctx, msg, read);
+  if (!found) return { retryAt: ctx.clock.now() + TURN_RETRY_MS, reason: 'waiting for a heavy turn of the project' };
+  const { classification, raw } = found;
+  ctx.metrics.inbound(found.unread ? 'unprocessable' : classification.kind);
+  const now = () => ctx.clock.now();
+  if (classification.kind === 'bounce' || classification.kind === 'complaint') {
+    const email = reportedEmail(ctx, msg.projectId, classification.emailId, classification.originalMessageId);
+    if (email && classification.kind === 'bounce') recordBounce(ctx, email, { bounceType: classification.bounceType, diagnostic: classification.diagnostic ?? classification.status });
+    if (email && classification.kind === 'complaint') recordComplaint(ctx, email, classification.feedbackType);
+    return markProcessed(ctx.db, msg.id, classification.kind, email?.id ?? null, now());
+  }
+  if (msg.rcptTo.some(isUnsubscribeAddress) && unsubscribeByMail(ctx, msg.projectId, raw)) {
     return markProcessed(ctx.db, msg.id, 'unsubscribe', null, now());
   }
-  if (!toVerifiedDomain(ctx, msg)) return markProcessed(ctx.db, msg.id, found.kind, null, now());
-  await receive(ctx, msg, { autoReply: found.kind === 'auto-reply', startedAt });
+  if (!read) {
+    if (found.unread) ctx.log.warn('inbound message not read', { id: msg.id, reason: found.unread });
+    return markProcessed(ctx.db, msg.id, found.unread ? 'unprocessable' : classification.kind, null, now());
+  }
+  const content = found.content ?? unreadable(msg.mailFrom, found.unread ?? 'The message was not read');
+  const verdicts = await authVerdicts(ctx.dns, await spf, found.dkim);
+  await receive(ctx, { ...msg, raw }, content, verdicts, { autoReply: classification.kind === 'auto-reply', startedAt });
 }
 
 /**
@@ -50,12 +99,14 @@ function inboundJob(ctx: Ctx): JobHandler<{ id: string }> {
       const msg = findInbound(ctx.db, job.payload.id);
       if (!msg || msg.processedAt !== null) return;
       try {
-        await processMessage(ctx, msg, startedAt);
+        return await processMessage(ctx, msg, startedAt);
       } catch (err) {
         if (job.attempts < job.maxAttempts) throw err;
         const reason = `Processing failed: ${err instanceof Error ? err.message : String(err)}`;
         ctx.log.error('inbound message could not be processed; recorded without content', { id: msg.id, reason });
-        if (toVerifiedDomain(ctx, msg)) receiveUnprocessed(ctx, msg, reason, startedAt);
+        // read again: its bytes went to the thread that failed
+        const stored = findInbound(ctx.db, msg.id) ?? msg;
+        if (toVerifiedDomain(ctx, stored)) receiveUnprocessed(ctx, stored, reason, startedAt);
         else markProcessed(ctx.db, msg.id, 'unprocessable', null, ctx.clock.now());
       }
     },
