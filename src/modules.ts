@@ -10,7 +10,6 @@ import { contactJobSweep } from './contacts/jobs/sweep.js';
 import { contactRoutes } from './contacts/routes.js';
 import { domainJobs } from './domains/jobs.js';
 import { domainRoutes } from './domains/routes.js';
-import { emailUsage } from './emails/usage.js';
 import { eventActivity } from './events/activity.js';
 import { eventRoutes, trackRoutes } from './events/routes.js';
 import { idempotencyJobs } from './http/idempotency.js';
@@ -41,7 +40,7 @@ export const MODULES: Module[] = [
   { routes: projectRoutes },
   { routes: domainRoutes, jobs: domainJobs },
   { routes: templateRoutes },
-  { routes: sendRoutes, usage: emailUsage },
+  { routes: sendRoutes },
   { routes: trackRoutes },
   { routes: eventRoutes, activity: eventActivity },
   { routes: activityRoutes },

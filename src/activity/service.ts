@@ -5,7 +5,7 @@ import { badRequest } from '../errors.js';
 import { EMAIL_EVENTS } from '../events/catalogue.js';
 import { encodeCursor, type CursorPosition } from '../http/pagination.js';
 import type { ActivityBound, ActivityEntry, ActivitySource } from './sources.js';
-import { eventCounts } from './store.js';
+import { eventCounts } from '../events/store.js';
 
 export interface ActivityParams {
   limit: number;

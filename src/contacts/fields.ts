@@ -1,10 +1,11 @@
 import type { Ctx } from '../context.js';
 import { badRequest, conflict, validationFailed } from '../errors.js';
 import { RESERVED_DATA_KEYS } from './data.js';
-import { countKeyTypes, countKeyValues, removeKey } from './fields-store.js';
+import { countKeyTypes, countKeyValues, keyWindow, removeKey } from './fields-store.js';
 import { isFieldUsed } from './field-usage.js';
 import { countContacts } from './store.js';
 import { readerOf, readFor } from '../store/reader.js';
+import { WRITE_BATCH, yieldToEventLoop } from '../store/batches.js';
 
 export type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'object' | 'array' | 'mixed';
 
@@ -102,11 +103,24 @@ export function usageOfField(ctx: Ctx, projectId: string, field: string) {
   return { field: `data.${key}`, ...ctx.usage.fields.collect(ctx, projectId, key) };
 }
 
-/** Removes the key from every contact of the project; refused while a segment, campaign or workflow uses it. */
-export function deleteField(ctx: Ctx, projectId: string, field: string): { field: string; updated: number } {
+/**
+ * Removes the key from every contact of the project; refused while a segment, campaign or workflow
+ * uses it. The contacts are walked in id order a window at a time: a reader thread finds those of
+ * the window that hold the key, one transaction removes it from them, and the event loop has its
+ * turn before the next window, so a million contacts never hold the API up for more than a window.
+ * Interrupted (a restart), the key stays on the contacts not reached yet: the same DELETE finishes it.
+ */
+export async function deleteField(ctx: Ctx, projectId: string, field: string): Promise<{ field: string; updated: number }> {
   const key = customKey(field);
   const usage = ctx.usage.fields.collect(ctx, projectId, key);
   if (isFieldUsed(usage)) throw conflict(`The field data.${key} is in use`, { ...usage });
-  const updated = removeKey(ctx.db, projectId, key, ctx.clock.now());
-  return { field: `data.${key}`, updated };
+  const read = readFor(ctx.config, projectId, 'request');
+  let updated = 0;
+  for (let after = ''; ; ) {
+    const window = await keyWindow(readerOf(ctx), read, key, after, WRITE_BATCH);
+    if (window.withKey.length > 0) updated += removeKey(ctx.db, projectId, key, window.withKey, ctx.clock.now());
+    if (window.size < WRITE_BATCH) return { field: `data.${key}`, updated };
+    after = window.last!;
+    await yieldToEventLoop();
+  }
 }

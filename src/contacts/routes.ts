@@ -88,8 +88,8 @@ export function contactRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     ctx.body = usageOfField(app, projectOf(ctx).id, ctx.params.field!);
   });
 
-  router.delete('/contacts/fields/:field', describe({ summary: 'Remove a field from every contact', answers: { 200: 'FieldDeleted' } }), secret, (ctx) => {
-    ctx.body = deleteField(app, projectOf(ctx).id, ctx.params.field!);
+  router.delete('/contacts/fields/:field', describe({ summary: 'Remove a field from every contact', answers: { 200: 'FieldDeleted' } }), secret, async (ctx) => {
+    ctx.body = await deleteField(app, projectOf(ctx).id, ctx.params.field!);
   });
 
   router.get('/contacts/:id', describe({ summary: 'One contact', answers: { 200: 'Contact' } }), secret, (ctx) => {

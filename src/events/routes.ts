@@ -7,8 +7,8 @@ import { projectOf, type ApiContext, type ApiState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { describe } from '../openapi/describe.js';
 import { presentEvent } from './present.js';
-import { deleteEventName, eventsOfContact, trackEvent, type TrackInput } from './service.js';
-import { countEventsByName, eventNames, listEvents } from './store.js';
+import { deleteEventName, eventsOfContact, eventStats, trackEvent, type TrackInput } from './service.js';
+import { eventNames, listEvents } from './store.js';
 import { eventUsage } from './usage.js';
 
 const DEFAULT_LIMIT = 50;
@@ -52,10 +52,10 @@ export function eventRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     ctx.body = { data: listEvents(app.db, projectOf(ctx).id, name, eventLimit(ctx.query.limit)).map(presentEvent) };
   });
 
-  router.get('/events/stats', describe({ summary: 'Event counts by name', query: ['from', 'to'], answers: { 200: 'EventStats' } }), secret, (ctx) => {
+  router.get('/events/stats', describe({ summary: 'Event counts by name', query: ['from', 'to'], answers: { 200: 'EventStats' } }), secret, async (ctx) => {
     const from = timeBound(ctx.query.from, 'from', 0);
     const to = timeBound(ctx.query.to, 'to', Number.MAX_SAFE_INTEGER);
-    ctx.body = { data: countEventsByName(app.db, projectOf(ctx).id, from, to) };
+    ctx.body = { data: await eventStats(app, projectOf(ctx).id, from, to) };
   });
 
   router.get('/events/names', describe({ summary: 'Event names', answers: { 200: 'EventNames' } }), secret, (ctx) => {
@@ -70,8 +70,8 @@ export function eventRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     ctx.body = eventUsage(app, projectOf(ctx).id, ctx.params.eventName!);
   });
 
-  router.delete('/events/:eventName', describe({ summary: 'Delete the events of a name', answers: { 200: 'EventsDeleted' } }), secret, (ctx) => {
-    ctx.body = deleteEventName(app, projectOf(ctx).id, ctx.params.eventName!);
+  router.delete('/events/:eventName', describe({ summary: 'Delete the events of a name', answers: { 200: 'EventsDeleted' } }), secret, async (ctx) => {
+    ctx.body = await deleteEventName(app, projectOf(ctx).id, ctx.params.eventName!);
   });
 
   return router;

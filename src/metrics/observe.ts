@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { collectDefaultMetrics, Gauge } from 'prom-client';
 import type { Ctx } from '../context.js';
 import { storeFile } from '../store/db.js';
+import { readerOf } from '../store/reader.js';
 import { jobGroups, type JobGroup } from './store.js';
 
 /** Job kinds of the event reactors (segment tracking, workflow triggers): their queue age is the reactor lag. */
@@ -22,9 +23,11 @@ export function observeDaemon(ctx: Ctx): void {
   const ageSeconds = (dueAt: number | null, now: number) => (dueAt === null ? 0 : Math.max(0, (now - dueAt) / 1000));
   // One read of the jobs table per scrape serves the three job gauges.
   let jobs = { at: 0, rows: [] as JobGroup[] };
-  ctx.metrics.beforeScrape(() => {
+  // the reads of the scrape take their turns as a project of their own would
+  const read = { projectId: 'metrics scrape', budgetMs: ctx.config.reads.requestBudgetMs };
+  ctx.metrics.beforeScrape(async () => {
     const now = ctx.clock.now();
-    jobs = { at: now, rows: jobGroups(ctx.db, now) };
+    jobs = { at: now, rows: await jobGroups(readerOf(ctx), read, now) };
   });
   new Gauge({
     name: 'postmill_jobs',

@@ -13,6 +13,7 @@ import { presentTemplate } from './present.js';
 import { previewTemplate, type PreviewInput } from './preview.js';
 import { createTemplate, deleteTemplate, duplicateTemplate, getTemplate, patchTemplate, testTemplate, usageOfTemplate, type TemplateInput, type TemplatePatch } from './service.js';
 import { TEMPLATE_TYPES } from './store.js';
+import { readerOf, readFor } from '../store/reader.js';
 
 export function templateRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
@@ -24,11 +25,11 @@ export function templateRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     '/templates',
     describe({ summary: 'List templates', query: ['page', 'pageSize', 'type', 'search', 'sort', 'dir'], answers: { 200: 'TemplatePage' } }),
     secret,
-    (ctx) => {
+    async (ctx) => {
       const { page, pageSize, offset } = pageParams(ctx.query);
       const { sort, dir } = sortParams(ctx.query, ['name', 'createdAt', 'updatedAt'] as const, 'createdAt');
       const search = typeof ctx.query.search === 'string' && ctx.query.search !== '' ? ctx.query.search : null;
-      const found = listTemplates(app.db, projectOf(ctx).id, { offset, pageSize, type: enumQuery(ctx.query.type, TEMPLATE_TYPES, 'template type'), search, sort, dir });
+      const found = await listTemplates(readerOf(app), readFor(app.config, projectOf(ctx).id, 'request'), { offset, pageSize, type: enumQuery(ctx.query.type, TEMPLATE_TYPES, 'template type'), search, sort, dir });
       ctx.body = pageResult(found.data.map(presentTemplate), found.total, page, pageSize);
     },
   );
@@ -84,8 +85,8 @@ export function templateRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     },
   );
 
-  router.get('/templates/:id/usage', describe({ summary: 'Where a template is used', answers: { 200: 'TemplateUsage' } }), secret, (ctx) => {
-    ctx.body = usageOfTemplate(app, projectOf(ctx).id, ctx.params.id!);
+  router.get('/templates/:id/usage', describe({ summary: 'Where a template is used', answers: { 200: 'TemplateUsage' } }), secret, async (ctx) => {
+    ctx.body = await usageOfTemplate(app, projectOf(ctx).id, ctx.params.id!);
   });
 
   return router;

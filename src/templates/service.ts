@@ -6,6 +6,8 @@ import { sendTestMessage } from '../compose/test-send.js';
 import { resolveContent } from '../send/content.js';
 import { deleteTemplateRow, findTemplateById, insertTemplate, updateTemplate, type Template, type TemplateType } from './store.js';
 import type { TemplateUsage } from './usage.js';
+import { countEmailsOfTemplate } from '../emails/store.js';
+import { readerOf, readFor } from '../store/reader.js';
 
 export interface TemplateInput {
   name: string;
@@ -67,8 +69,9 @@ export function patchTemplate(ctx: Ctx, projectId: string, id: string, patch: Te
   });
 }
 
-export function usageOfTemplate(ctx: Ctx, projectId: string, id: string): TemplateUsage {
-  return ctx.usage.templates.collect(ctx, projectId, getTemplate(ctx, projectId, id).id);
+export async function usageOfTemplate(ctx: Ctx, projectId: string, id: string): Promise<TemplateUsage> {
+  const references = ctx.usage.templates.collect(ctx, projectId, getTemplate(ctx, projectId, id).id);
+  return { ...references, emailsSent: await countEmailsOfTemplate(readerOf(ctx), readFor(ctx.config, projectId, 'request'), id) };
 }
 
 /** One test message of the saved template to `email` (see sendTestMessage): the content a `/v1/send` of it would have. */
@@ -80,7 +83,7 @@ export async function testTemplate(ctx: Ctx, projectId: string, id: string, emai
 /** Refused while a workflow step would still send it. */
 export function deleteTemplate(ctx: Ctx, projectId: string, id: string): void {
   ctx.bus.tx(() => {
-    const { workflowSteps } = usageOfTemplate(ctx, projectId, id);
+    const { workflowSteps } = ctx.usage.templates.collect(ctx, projectId, getTemplate(ctx, projectId, id).id);
     if (workflowSteps.length > 0) {
       throw new ApiError(409, 'CONFLICT', `The template is used by ${workflowSteps.length} workflow step(s)`, {
         details: { workflowSteps },

@@ -5,10 +5,11 @@ export interface WorkflowStepRef {
   stepId: string;
 }
 
-/** Campaigns, workflow steps and sent emails that reference a template. */
-export type TemplateUsage = {
+/** Campaigns and workflow steps that reference a template (what the usage registry collects). */
+export type TemplateReferences = {
   campaigns: NamedRef[];
   workflowSteps: WorkflowStepRef[];
-  /** Emails sent from the template, as the sending resource counts them. */
-  emailsSent: number;
 };
+
+/** The references, and the emails sent from the template (counted on a reader thread). */
+export type TemplateUsage = TemplateReferences & { emailsSent: number };

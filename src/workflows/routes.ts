@@ -30,6 +30,7 @@ import {
   type WorkflowPatch,
 } from './service.js';
 import { listWorkflows } from './store.js';
+import { readerOf, readFor } from '../store/reader.js';
 
 
 export function workflowRoutes(app: Ctx, guards: Guards): Router<ApiState> {
@@ -112,10 +113,10 @@ export function workflowRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     ctx.body = presentExecution(started);
   });
 
-  router.get('/workflows/:id/executions', describe({ summary: 'List executions', query: ['status', 'page', 'pageSize'], answers: { 200: 'ExecutionPage' } }), secret, (ctx) => {
+  router.get('/workflows/:id/executions', describe({ summary: 'List executions', query: ['status', 'page', 'pageSize'], answers: { 200: 'ExecutionPage' } }), secret, async (ctx) => {
     const workflow = graph(ctx);
     const { page, pageSize, offset } = pageParams(ctx.query);
-    const found = listExecutions(app.db, workflow.id, { status: enumQuery(ctx.query.status, EXECUTION_STATUSES, 'execution status'), offset, pageSize });
+    const found = await listExecutions(readerOf(app), readFor(app.config, projectOf(ctx).id, 'request'), workflow.id, { status: enumQuery(ctx.query.status, EXECUTION_STATUSES, 'execution status'), offset, pageSize });
     ctx.body = pageResult(found.data.map((e) => presentExecution(e)), found.total, page, pageSize);
   });
 
