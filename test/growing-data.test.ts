@@ -1,13 +1,15 @@
 // Work whose size grows with a project's data never holds the event loop: writes over every
-// contact or every event of a name go a batch at a time with the event loop's turn between, and
-// event counts come from the trigger-kept counters or a reader thread. /health and another
-// project answer meanwhile. (Template usage, offset lists and the metrics' job groups, now read on
+// contact, every event of a name or every expired idempotency key go a batch at a time with the
+// event loop's turn between, and event counts come from the trigger-kept counters or a reader
+// thread. /health and another project answer meanwhile. (Template usage, offset lists and the metrics' job groups, now read on
 // the reader threads, are checked in templates, campaigns, workflows and metrics tests.)
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Keys } from './helpers/daemon.js';
 import { startProbe, worst } from './helpers/latency-probe.js';
-import { startMailEnv, type MailEnv } from './helpers/mail-env.js';
+import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
 import { seedStore } from './helpers/seed.js';
 
 /** Rows of the heavy project: one statement over all of them held the event loop for seconds here. */
@@ -93,6 +95,29 @@ test(`DELETE /events/{name} of ${ROWS} events answers {deleted} in batches; the 
   assert.equal(reply.body, { deleted: ROWS });
   assert.is((await env.daemon.request('GET', '/events/noise/usage')).body.count, 0);
   assert.not.ok((await env.daemon.request('GET', '/events/names')).body.data.includes('noise'));
+});
+
+test('the hourly sweep of expired idempotency keys goes in batches; the API answers meanwhile', async () => {
+  const KEYS = 1_000_000;
+  const expired = Date.now() - 48 * 3_600_000;
+  await seedStore(env.daemon, (db) => {
+    db.prepare(
+      `WITH RECURSIVE n(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM n WHERE x < ? - 1)
+       INSERT INTO idempotency_keys (project_id, key, request, status_code, created_at) SELECT ?, 'k' || x, '{}', 200, ? FROM n`,
+    ).run(KEYS, env.daemon.project.id, expired);
+  });
+  const store = new Database(join(env.daemon.dataDir, 'store', 'postmill.db'), { readonly: true });
+  const left = () => (store.prepare('SELECT COUNT(*) AS n FROM idempotency_keys').get() as { n: number }).n;
+  try {
+    assert.is(left(), KEYS);
+    // the sweep is due an hour after the start
+    await probed('idempotency sweep', async () => {
+      await env.advance(2 * 3_600_000);
+      await eventually(async () => left() === 0, 60_000, 'every expired key swept');
+    });
+  } finally {
+    store.close();
+  }
 });
 
 test.run();

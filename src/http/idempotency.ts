@@ -5,6 +5,7 @@ import { recurring, scheduleRecurring } from '../jobs/recurring.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { ApiError, FlatError } from '../errors.js';
 import { claimKey, releaseKey, settleKey, sweepKeys } from '../idempotency/store.js';
+import { inBatches, WRITE_BATCH } from '../store/batches.js';
 import type { Db } from '../store/db.js';
 import { projectOf, type ApiState } from './state.js';
 
@@ -52,8 +53,11 @@ export function idempotency(db: Db, clock: Clock): Middleware<ApiState> {
 const SWEEP_JOB = 'sweep.idempotency';
 const SWEEP_EVERY_MS = 60 * 60_000;
 
-/** Expired claims are removed every hour. */
+/** Expired claims are removed every hour, a batch at a time. */
 export function idempotencyJobs(runner: JobRunner, ctx: Ctx): void {
-  runner.register(SWEEP_JOB, recurring(ctx.clock, SWEEP_EVERY_MS, () => void sweepKeys(ctx.db, ctx.clock.now())));
+  const sweep = async () => {
+    await inBatches(() => sweepKeys(ctx.db, ctx.clock.now(), WRITE_BATCH));
+  };
+  runner.register(SWEEP_JOB, recurring(ctx.clock, SWEEP_EVERY_MS, sweep));
   scheduleRecurring(ctx.jobs, SWEEP_JOB, ctx.clock.now() + SWEEP_EVERY_MS);
 }
