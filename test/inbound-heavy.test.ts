@@ -32,6 +32,8 @@ test.before(async () => {
   env = await startMailEnv();
   await env.verifySender('inbox.test');
   other = env.daemon.createProject('other');
+  await env.verifySender('other.test', other);
+  env.routeToSink('rcpt.test');
 });
 test.after(async () => env.close());
 
@@ -98,6 +100,27 @@ test('variants: many tiny parts, parts past the parser, deep nesting, huge part 
   const dkim = await received('dkim', relaxedDkimLines('dkim', MAX_MESSAGE_LINES - 1000, 3));
   assert.is(dkim.hasContent, true);
   assert.is(dkim.dkimVerdict, 'FAIL', 'the made-up signature does not verify');
+});
+
+test("a small message asking for many DKIM hashes is read on the heavy thread: another project's sends keep the compose thread", async () => {
+  // 1 MB of short lines under 10 signatures, each a hash of its own: ~2 s of mailauth's canonicalisation
+  const raw = relaxedDkimLines('hashes', 249_000, 10);
+  assert.ok(raw.length <= MB, `${raw.length} bytes: a compose thread's size`);
+  const sends: number[] = [];
+  let done = false;
+  const sending = (async () => {
+    for (let i = 0; !done; i++) {
+      const t0 = performance.now();
+      const r = await env.daemon.request('POST', '/v1/send', { to: `s${i}@rcpt.test`, from: 'hi@other.test', subject: 's', body: '<p>b</p>' }, { key: other.secretKey });
+      assert.is(r.status, 200, JSON.stringify(r.body));
+      sends.push(performance.now() - t0);
+    }
+  })();
+  const data = await received('hashes', raw).finally(() => (done = true));
+  await sending;
+  assert.is(data.dkimVerdict, 'FAIL');
+  assert.ok(sends.length > 0);
+  assert.ok(Math.max(...sends) < LATENCY_BOUND_MS, `another project's /v1/send took up to ${Math.round(Math.max(...sends))} ms`);
 });
 
 test('a 38 MB HTML message is read whole; its event carries the first MB of the body and says so', async () => {

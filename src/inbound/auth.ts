@@ -35,30 +35,35 @@ function headerFields(raw: Buffer): { key: string; line: string }[] {
   return fields;
 }
 
-/** The key records the DKIM-Signature fields of `raw` name (`<s>._domainkey.<d>`), read with mailauth's own tag parser. */
-async function dkimKeyNames(raw: Buffer): Promise<string[]> {
-  const signatures = headerFields(raw).filter((f) => f.key === 'dkim-signature');
-  if (signatures.length === 0) return [];
+/** The key records the DKIM-Signature fields of `raw` name (`<s>._domainkey.<d>`, read with mailauth's own tag parser), and how many fields there are. */
+async function dkimKeyNames(raw: Buffer): Promise<{ names: string[]; signatures: number }> {
+  const fields = headerFields(raw).filter((f) => f.key === 'dkim-signature');
+  if (fields.length === 0) return { names: [], signatures: 0 };
   const { default: parseDkimHeaders } = await import('mailauth/lib/parse-dkim-headers.js');
-  const names = signatures.map((f) => {
+  const names = fields.map((f) => {
     const tags = parseDkimHeaders(f.line).parsed;
     return `${tags?.s?.value ?? ''}._domainkey.${tags?.d?.value ?? ''}`;
   });
-  return [...new Set(names)];
+  return { names: [...new Set(names)], signatures: fields.length };
 }
 
-/** Looks up, on this thread, the key records the message's signatures name (DATA bounds their number: see header-section.ts). */
-export async function dkimKeyAnswers(dns: Dns, raw: Buffer): Promise<DnsAnswers> {
+/**
+ * The key records the message's signatures name, looked up on this thread (DATA bounds their
+ * number: see header-section.ts), and how many signatures there are: each may cost a hash of the
+ * whole body.
+ */
+export async function dkimKeys(dns: Dns, raw: Buffer): Promise<{ answers: DnsAnswers; signatures: number }> {
   const answers: DnsAnswers = {};
+  const { names, signatures } = await dkimKeyNames(raw);
   await Promise.all(
-    (await dkimKeyNames(raw)).map(async (name) => {
+    names.map(async (name) => {
       answers[answerKey(name, 'TXT')] = await dns.resolve(name, 'TXT').then(
         (records) => ({ records }),
         (err: NodeJS.ErrnoException) => ({ code: String(err.code ?? 'ESERVFAIL'), message: err.message }),
       );
     }),
   );
-  return answers;
+  return { answers, signatures };
 }
 
 /** A resolver that answers from `answers`; a name looked up only now fails as a DNS failure would (mailauth's temperror). */

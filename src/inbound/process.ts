@@ -4,7 +4,8 @@ import { MB } from '../http/json-body.js';
 import { recordBounce, recordComplaint } from '../outbound/outcomes.js';
 import { findEmailById, findEmailByMessageId, type Email } from '../emails/store.js';
 import type { JobHandler, JobRunner, Reschedule } from '../jobs/runner.js';
-import { authVerdicts, checkSpf, dkimKeyAnswers } from './auth.js';
+import { lineBreaks } from '../mime/text-lines.js';
+import { authVerdicts, checkSpf, dkimKeys } from './auth.js';
 import { unreadable } from './content.js';
 import type { Inspection } from './inspect.js';
 import { receive, receiveUnprocessed } from './received.js';
@@ -24,24 +25,35 @@ export const INBOUND_JOB = 'inbound.process';
 
 /** How long a large message waits when its project's heavy turns are all taken (429 of the gate). */
 const TURN_RETRY_MS = 5_000;
+/**
+ * The line hashes a compose thread takes on for one message, ~0.1-0.25 s: every DKIM signature has
+ * mailauth canonicalise every line of the body (1 MB of short lines under 10 signatures took 2.2 s),
+ * and the compose threads serve every project's sends. Past it the message goes to the heavy thread.
+ */
+const COMPOSE_LINE_HASHES = 100_000;
+
+/** Whether reading the message takes the heavy thread: its size, or the DKIM work it asks for. */
+const isHeavy = (raw: Buffer, signatures: number) =>
+  raw.length > MB || (signatures > 0 && signatures * lineBreaks(raw, COMPOSE_LINE_HASHES) > COMPOSE_LINE_HASHES);
 
 const toVerifiedDomain = (ctx: Ctx, msg: InboundMessage) => msg.rcptTo.some((r) => routeRecipient(ctx.db, r)?.kind === 'domain');
 
 /**
- * The message read on a thread (inspect.ts), null when it must wait: one over 1 MB takes a heavy
- * turn of its project, as a large /v1/send or submission does, so that mail a stranger sends takes
- * turns with a project's own heavy work instead of queueing ahead of it, and waits when the gate
- * is full. The bytes move to the thread and back (`msg.raw` is let go of). A message that ended
+ * The message read on a thread (inspect.ts), null when it must wait. One over 1 MB, or whose DKIM
+ * signatures ask for many line hashes, goes to the heavy thread after a heavy turn of its project,
+ * as a large /v1/send or submission does: mail a stranger sends takes turns with a project's own
+ * heavy work instead of queueing ahead of it (or of every project's sends on the compose threads),
+ * and waits when the gate is full. The bytes move to the thread and back (`msg.raw` is let go of). A message that ended
  * the thread alone is not read again (it would end the next one too): it comes back unread, with why.
  */
 async function inspected(ctx: Ctx, msg: InboundMessage, read: boolean): Promise<(Inspection & { raw: Buffer }) | null> {
-  const heavy = msg.raw.length > MB;
-  const answers = read ? await dkimKeyAnswers(ctx.dns, msg.raw) : null;
+  const keys = read ? await dkimKeys(ctx.dns, msg.raw) : null;
+  const heavy = isHeavy(msg.raw, keys?.signatures ?? 0);
   let release: (() => void) | null = null;
   try {
     if (heavy) release = await ctx.admission.heavy.acquire(msg.projectId);
     const { bytes, transfer } = handedOver(msg.raw);
-    const input = { bytes, envelope: { mailFrom: msg.mailFrom, rcptTo: msg.rcptTo }, read: answers && { answers } };
+    const input = { bytes, envelope: { mailFrom: msg.mailFrom, rcptTo: msg.rcptTo }, read: keys && { answers: keys.answers } };
     const found = await (heavy ? ctx.threads.heavy : ctx.threads.compose).run('inspectInbound', input, transfer);
     return { ...found, raw: asBuffer(found.bytes) };
   } catch (err) {

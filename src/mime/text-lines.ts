@@ -134,10 +134,12 @@ export async function tooManyTextLines(raw: Buffer): Promise<boolean> {
   return breaks > MAX_TEXT_LINES;
 }
 
-/** Whether `raw` is written in more than MAX_MESSAGE_LINES lines. */
-export function tooManyMessageLines(raw: Buffer): boolean {
-  if (raw.length <= MAX_MESSAGE_LINES) return false;
+/** The line breaks of `raw`, counted up to `atMost` + 1 (past that, the exact number does not matter). */
+export function lineBreaks(raw: Buffer, atMost = Number.POSITIVE_INFINITY): number {
   let lines = 0;
-  for (let at = raw.indexOf(LF); at !== -1; at = raw.indexOf(LF, at + 1)) if (++lines > MAX_MESSAGE_LINES) return true;
-  return false;
+  for (let at = raw.indexOf(LF); at !== -1 && lines <= atMost; at = raw.indexOf(LF, at + 1)) lines++;
+  return lines;
 }
+
+/** Whether `raw` is written in more than MAX_MESSAGE_LINES lines. */
+export const tooManyMessageLines = (raw: Buffer): boolean => raw.length > MAX_MESSAGE_LINES && lineBreaks(raw, MAX_MESSAGE_LINES) > MAX_MESSAGE_LINES;

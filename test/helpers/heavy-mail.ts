@@ -49,11 +49,11 @@ export function nestedMultiparts(subject: string, depth: number): Buffer {
 export const relaxedSignature = (selector = 'k1', tags = 'a=rsa-sha256') =>
   `DKIM-Signature: v=1; ${tags}; c=relaxed/relaxed; d=client.test; s=${selector}; h=from:subject; bh=AAAA; b=AAAA\r\n`;
 
-/** Signatures that each make mailauth hash a body of `lines` lines once more: another algorithm, another length (all but the last line). */
-const distinctHashes = (lines: number) => ['a=rsa-sha256', 'a=rsa-sha1', `a=rsa-sha256; l=${lines * 3 - 3}`];
+/** Signatures that each make mailauth hash a body of `lines` lines once more: another algorithm, another length (all but the last few lines). */
+const distinctHashes = (lines: number) => ['a=rsa-sha256', 'a=rsa-sha1', ...Array.from({ length: 8 }, (_, i) => `a=rsa-sha256; l=${(lines - 1 - i) * 3}`)];
 
 /**
- * `signatures` relaxed DKIM signatures (up to 3, each a hash of its own) over `lines` short body
+ * `signatures` relaxed DKIM signatures (up to 10, each a hash of its own) over `lines` short body
  * lines that each need rewriting (a space before the line break): mailauth canonicalises them
  * one at a time.
  */
