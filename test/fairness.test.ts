@@ -1,21 +1,30 @@
 // One project's backlog in a shared queue must not hold up another project's work: workflow steps,
-// contact imports and bulk jobs (the job runner's claims). Each test builds the backlog, then times
-// or orders the other project's work against it. (Delivery's claims: test/delivery-lanes.test.ts.)
+// contact imports and bulk jobs (the job runner's claims), and /v1/verify's DNS lookups (a fair gate
+// and a short failure cache). Each test builds the backlog, then times or orders the other
+// project's work against it. (Delivery's claims: test/delivery-lanes.test.ts.)
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, request, type ClientRequest, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestDaemon, type Keys, type TestDaemon } from './helpers/daemon.js';
-import { eventually } from './helpers/mail-env.js';
+import { startDnsServer, type TestDnsServer } from './helpers/dns-server.js';
+import { ADMIN, eventually } from './helpers/mail-env.js';
 import { finished, uploadCsv } from './helpers/upload.js';
 
 let d: TestDaemon;
+let dns: TestDnsServer;
 
 test.before(async () => {
-  d = await startTestDaemon({ config: { rateLimit: { perMinute: 0 }, webhooks: { allowPrivate: true } } });
+  dns = await startDnsServer();
+  d = await startTestDaemon({
+    config: { rateLimit: { perMinute: 0 }, webhooks: { allowPrivate: true }, dns: { servers: [dns.address] }, adminToken: ADMIN, testHooks: true },
+  });
 });
-test.after(async () => d.dispose());
+test.after(async () => {
+  await d.dispose();
+  await dns.close();
+});
 
 /** A webhook receiver that answers `/fast/...` at once and keeps every other request waiting until closed. */
 async function startSlowReceiver(): Promise<{ url: string; held: () => number; arrivals: Map<string, number>; close(): Promise<void> }> {
@@ -134,6 +143,84 @@ test('bulk jobs: another project\'s bulk job completes beside one project\'s eig
   const { waiting, finishedFirst } = overtaken(backlog, done);
   assert.ok(waiting >= 3, `the backlog was there: ${waiting} bulk jobs unfinished when the other project's was queued`);
   assert.ok(finishedFirst <= 1, `${finishedFirst} of those ${waiting} finished before the other project's`);
+});
+
+test('large requests: one project\'s pile of waiting large sends is refused at its own bound, never another project\'s send', async () => {
+  const busy = d.createProject('heavy-pile');
+  const other = d.createProject('heavy-other');
+  const { hostname, port } = new URL(d.url);
+  const statuses: number[] = [];
+  // bodies announced over 1 MB and never sent: the first holds the project's turn, the rest wait for it
+  const pile: ClientRequest[] = Array.from({ length: 41 }, () => {
+    const req = request({ host: hostname, port, method: 'POST', path: '/v1/send', headers: { authorization: `Bearer ${busy.secretKey}`, 'content-type': 'application/json', 'content-length': 2_000_000 } });
+    req.on('response', (res) => {
+      statuses.push(res.statusCode ?? 0);
+      res.resume();
+    });
+    req.on('error', () => undefined);
+    req.write('{"to":');
+    return req;
+  });
+  try {
+    await eventually(async () => statuses.length >= 8, 15_000, 'the pile past its bound refused');
+    const body = { to: 'big@rcpt.test', from: 'desk@heavy-other.test', subject: 'Large', body: `<p>${'x'.repeat(1_200_000)}</p>` };
+    // two at once: the second waits for the project's turn, in a waiting room the pile must not fill
+    const answers = await Promise.all([1, 2].map(() => d.request('POST', '/v1/send', body, { key: other.secretKey })));
+    for (const r of answers) assert.is.not(r.status, 429, `the other project's large send was refused for the busy one's pile: ${JSON.stringify(r.body).slice(0, 300)}`);
+    // one in its turn, 8 waiting, the rest refused
+    await eventually(async () => statuses.length >= 41 - 1 - 8, 15_000, '32 of the pile refused');
+    assert.ok(statuses.every((s) => s === 429), `the pile's answers: ${statuses.join(', ')}`);
+  } finally {
+    pile.forEach((req) => req.destroy());
+  }
+});
+
+/** A domain that exists (NS) and takes mail (MX), with a website. */
+function mailDomain(name: string): void {
+  dns.set(name, 'NS', [`ns1.${name}`]);
+  dns.set(name, 'MX', [{ exchange: `mx.${name}`, priority: 10 }]);
+  dns.set(name, 'A', ['192.0.2.1']);
+}
+
+const verify = (project: Keys, email: string) => d.request('POST', '/v1/verify', { email }, { key: project.secretKey });
+
+test('verify: another project\'s verification answers at once while one project verifies 40 names whose DNS never answers; its waiting pile is bounded', async () => {
+  const busy = d.createProject('silent-names');
+  const other = d.createProject('good-names');
+  for (let i = 0; i < 40; i++) dns.misbehave(`silent${i}.test`, 'silent');
+  mailDomain('answers.test');
+  const pending = Array.from({ length: 40 }, (_, i) => verify(busy, `a@silent${i}.test`).catch(() => null));
+  await eventually(async () => dns.asked('silent3.test') > 0, 10_000, 'the silent names asked');
+  const started = performance.now();
+  const r = await verify(other, 'ann@answers.test');
+  const ms = performance.now() - started;
+  assert.is(r.status, 200);
+  assert.is(r.body.data.valid, true);
+  // one queue of 16 DNS queries for the daemon put it behind 160 lookups that each wait out their timeout
+  assert.ok(ms < 3000, `the other project's verification took ${Math.round(ms)} ms (alone: tens of ms)`);
+  // 4 of the busy project's verifications ask DNS, 36 wait; 64 may wait: of 30 more, 2 are refused
+  const more = await Promise.all(Array.from({ length: 30 }, (_, i) => verify(busy, `b@silent${i}.test`).then((x) => x.status).catch(() => 0)));
+  const refused = more.filter((s) => s === 429).length;
+  assert.ok(refused >= 2, `${refused} of 30 more refused (statuses ${[...new Set(more)].join(', ')})`);
+  assert.is((await verify(other, 'bob@answers.test')).status, 200, 'the other project is not refused for the busy one\'s pile');
+  void Promise.all(pending);
+});
+
+test('verify: a failed lookup is kept 30 s (one question for many verifications), then asked again', async () => {
+  const p = d.createProject('servfail');
+  dns.misbehave('broken.test', 'servfail');
+  const first = await verify(p, 'a@broken.test');
+  assert.is(first.status, 200);
+  assert.ok(first.body.data.reasons.some((x: string) => /DNS could not be asked/.test(x)), JSON.stringify(first.body.data));
+  const asked = dns.asked('broken.test');
+  for (const local of ['b', 'c', 'd']) assert.is((await verify(p, `${local}@broken.test`)).body.data.valid, false);
+  assert.is(dns.asked('broken.test'), asked, 'the failure was kept: no new question');
+  assert.is((await d.request('POST', '/_test/clock', { advanceMs: 31_000 }, { key: ADMIN })).status, 200);
+  dns.clear('broken.test');
+  mailDomain('broken.test');
+  const later = await verify(p, 'e@broken.test');
+  assert.ok(dns.asked('broken.test') > asked, 'asked again after 30 s');
+  assert.is(later.body.data.valid, true, JSON.stringify(later.body.data));
 });
 
 test.run();
