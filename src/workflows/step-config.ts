@@ -1,5 +1,6 @@
 // A step's config is checked when it is saved: the schema of its type, then what a schema cannot
 // see (the template exists, the filter is one the engine accepts, the delay fits a year).
+import { assertDataInput, type ContactData } from '../contacts/data.js';
 import type { Ctx } from '../context.js';
 import { validationFailed, type FieldError } from '../errors.js';
 import { singleFilter } from '../filters/engine.js';
@@ -20,4 +21,5 @@ export function checkStepConfig(ctx: Ctx, projectId: string, type: AddableStepTy
     throw validationFailed([{ field: 'config.amount', message: 'A delay is at most 365 days', code: 'too_big', received: config.amount }]);
   }
   if (type === 'CONDITION') singleFilter(ctx, projectId, config, 'config');
+  if (type === 'UPDATE_CONTACT' && config.updates) assertDataInput(config.updates as ContactData, 'config.updates');
 }
