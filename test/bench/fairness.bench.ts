@@ -4,7 +4,7 @@
 //   workflow steps: 200 executions of one project whose webhooks answer after 5 s, and another
 //     project's one-step webhook (track -> webhook received);
 //   imports: six 30,000-row imports of one project, and another's one-row import (upload -> completed);
-//   bulk jobs: eight 1,000-id bulk jobs of one project, and another's one-id job;
+//   bulk jobs: forty 1,000-id bulk jobs of one project, and another's one-id job;
 //   verify: one project keeping 40 verifications of names whose DNS never answers in flight, and
 //     another's verification of a name DNS answers (each a new name: DNS is asked every time);
 //   SMTP submission: one client address holding 200 idle connections, and another client's
@@ -208,7 +208,7 @@ const bulk = (env: MailEnv) =>
       const contactIds: string[] = [];
       for (let i = 0; i < 1000; i++) contactIds.push((await json(env, 'POST', '/contacts', key, { email: `many${i}@bulk.test` })).body.id);
       const ids: string[] = [];
-      for (let i = 0; i < 8; i++) ids.push((await json(env, 'POST', `/contacts/bulk-${i % 2 ? 'subscribe' : 'unsubscribe'}`, key, { contactIds })).body.jobId);
+      for (let i = 0; i < 40; i++) ids.push((await json(env, 'POST', `/contacts/bulk-${i % 2 ? 'subscribe' : 'unsubscribe'}`, key, { contactIds })).body.jobId);
       return ids;
     },
   );
