@@ -1,6 +1,6 @@
 import type { Ctx } from '../context.js';
 import { badRequest, conflict, validationFailed } from '../errors.js';
-import { RESERVED_DATA_KEYS } from './data.js';
+import { MAX_DATA_KEY_LENGTH, RESERVED_DATA_KEYS } from './data.js';
 import { countKeyTypes, countKeyValues, removeKey } from './fields-store.js';
 import { isFieldUsed } from './field-usage.js';
 import { countContacts } from './store.js';
@@ -66,9 +66,6 @@ export async function listFields(ctx: Ctx, projectId: string): Promise<{ fields:
   return { fields, count: fields.length };
 }
 
-/** The longest data key a contact can hold, in code points as schema/contact-data.json counts them. */
-const MAX_KEY_LENGTH = 200;
-
 /**
  * The custom key a field names. `data.<key>` names the key exactly as `GET /contacts/fields` lists it,
  * whatever its characters (even `data.email` style names of keys that shadow a standard field);
@@ -77,8 +74,8 @@ const MAX_KEY_LENGTH = 200;
 export function customKey(field: string): string {
   const prefixed = field.startsWith('data.');
   const key = prefixed ? field.slice(5) : field;
-  if ((!prefixed && key === '') || [...key].length > MAX_KEY_LENGTH) {
-    throw validationFailed([{ field: 'field', message: `A field is data.<key> with a key of at most ${MAX_KEY_LENGTH} characters`, code: 'invalid_string', received: field }]);
+  if ((!prefixed && key === '') || [...key].length > MAX_DATA_KEY_LENGTH) {
+    throw validationFailed([{ field: 'field', message: `A field is data.<key> with a key of at most ${MAX_DATA_KEY_LENGTH} characters`, code: 'invalid_string', received: field }]);
   }
   if (!prefixed && STANDARD.some((s) => s.field === key)) {
     throw badRequest(`"${key}" is a standard field, not a custom data field`, `Name a custom field as data.<key>`);

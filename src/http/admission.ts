@@ -8,13 +8,22 @@ import { limitHeaders, RollingLimit } from './rate-limit.js';
 export interface Admission {
   /** `rateLimit.perMinute` requests per project; null when that is 0 (no limit). */
   requests: RollingLimit | null;
-  /** Requests over 1 MB: two in the daemon at once (one being read while the other composes), one per project, 32 waiting, then 429. */
+  /**
+   * Requests over 1 MB: two in the daemon at once (one being read while the other composes), one
+   * per project; 32 waiting in all and 8 per project (so one project's pile never turns another
+   * away), then 429.
+   */
   heavy: FairGate;
 }
 
 export const createAdmission = (clock: Clock, perMinute: number): Admission => ({
   requests: perMinute === 0 ? null : new RollingLimit(clock, perMinute),
-  heavy: new FairGate(2, 32),
+  heavy: new FairGate({
+    slots: 2,
+    maxWaiting: 32,
+    maxWaitingPerKey: 8,
+    refusal: { message: 'Too many large requests are in progress', suggestion: 'Retry shortly, or send large messages to fewer recipients per request' },
+  }),
 });
 
 /**

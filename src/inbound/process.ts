@@ -44,7 +44,10 @@ async function processMessage(ctx: Ctx, msg: InboundMessage, startedAt: number):
  */
 function inboundJob(ctx: Ctx): JobHandler<{ id: string }> {
   return {
-    concurrency: 8,
+    // anyone may mail a project's domains: one project's flood keeps to 8 places (what all projects
+    // shared before), the other 8 stay free for other projects' mail
+    concurrency: 16,
+    perProject: 8,
     async run(job) {
       const startedAt = performance.now();
       const msg = findInbound(ctx.db, job.payload.id);

@@ -126,6 +126,9 @@ export function deliveryJob(ctx: Ctx, opts: DeliveryJobOptions): JobHandler<Deli
   const prepared = new Map<string, StoredDelivery>();
   return {
     concurrency: opts.concurrency,
+    // Deliveries hold a place for one SMTP transaction: the claim's rotation gives another project's
+    // mail the next free places, and a lone project keeps every place (the drain rate).
+    perProject: opts.concurrency,
     // read at every claim: the share shrinks while a campaign fans out
     get bulkConcurrency() {
       return bulkPlaces(opts.concurrency, ctx.fanouts.running);

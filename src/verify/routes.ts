@@ -1,7 +1,7 @@
 import { Router } from '@koa/router';
 import type { Ctx } from '../context.js';
 import type { Guards } from '../http/guards.js';
-import type { ApiState } from '../http/state.js';
+import { projectOf, type ApiState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { describe } from '../openapi/describe.js';
 import { createVerifier } from './service.js';
@@ -12,7 +12,7 @@ export function verifyRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const verifier = createVerifier(app);
   router.post('/v1/verify', describe({ summary: 'Verify an email address', body: 'verify', answers: { 200: 'VerifyResult' } }), guards.key('secret', { access: 'read' }), async (ctx) => {
     const { email } = validate<{ email: string }>('verify', ctx.state.body);
-    ctx.body = { success: true, data: await verifier.verify(email) };
+    ctx.body = { success: true, data: await verifier.verify(projectOf(ctx).id, email) };
   });
   return router;
 }

@@ -1,4 +1,5 @@
 import { Router } from '@koa/router';
+import { assertDataInput } from '../contacts/data.js';
 import { listFields } from '../contacts/fields.js';
 import type { Ctx } from '../context.js';
 import { badRequest, conflict } from '../errors.js';
@@ -100,6 +101,7 @@ export function workflowRoutes(app: Ctx, guards: Guards): Router<ApiState> {
 
   router.post('/workflows/:id/executions', describe({ summary: 'Start the workflow for a contact (MANUAL)', body: 'workflow-execution', answers: { 201: 'Execution' } }), secret, (ctx) => {
     const input = validate<{ contactId?: string; email?: string; context?: Record<string, unknown> }>('workflow-execution', ctx.state.body ?? {});
+    if (input.context) assertDataInput(input.context, 'context');
     const workflow = graph(ctx);
     if (!input.contactId && !input.email) throw badRequest('contactId or email is required', 'Name the contact the execution is for');
     const contact = input.contactId ? findContactById(app.db, workflow.projectId, input.contactId) : findContactByEmail(app.db, workflow.projectId, input.email!);

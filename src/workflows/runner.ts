@@ -121,7 +121,10 @@ function reasonOf(err: unknown): string {
 /** The `workflow.step` job: runs the execution's current step, or ends its wait when the timer is due. */
 export function stepJob(ctx: Ctx): JobHandler<StepJobPayload> {
   return {
-    concurrency: 16,
+    // A step may wait on a webhook for seconds: a project holds at most 16 places (what all projects
+    // shared before), the other 16 stay free for other projects' steps.
+    concurrency: 32,
+    perProject: 16,
     async run(job) {
       const execution = job.projectId ? findExecution(ctx.db, job.projectId, job.payload.executionId) : null;
       if (!execution || execution.seq !== job.payload.seq) return;

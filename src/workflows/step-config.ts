@@ -1,6 +1,8 @@
 // A step's config is checked when it is saved: the schema of its type, then what a schema cannot
 // see (the template exists, the filter is one the engine accepts, the delay fits a year, a webhook's
-// placeholders stand where their values are encoded and its headers can be sent).
+// placeholders stand where their values are encoded and its headers can be sent, an update keeps
+// to the contact data limits).
+import { assertDataInput, type ContactData } from '../contacts/data.js';
 import type { Ctx } from '../context.js';
 import { validationFailed, type FieldError } from '../errors.js';
 import { singleFilter } from '../filters/engine.js';
@@ -26,4 +28,5 @@ export function checkStepConfig(ctx: Ctx, projectId: string, type: AddableStepTy
     const webhook = webhookConfigErrors(config as { url: string; headers?: Record<string, string> });
     if (webhook.length > 0) throw validationFailed(webhook);
   }
+  if (type === 'UPDATE_CONTACT' && config.updates) assertDataInput(config.updates as ContactData, 'config.updates');
 }

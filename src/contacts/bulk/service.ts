@@ -66,4 +66,4 @@ async function runBulk(ctx: Ctx, run: ContactJobRun<BulkInput, BulkResult>): Pro
   }
 }
 
-export const bulkJob = (ctx: Ctx) => contactJobHandler<BulkInput, BulkResult>(ctx, 2, (run) => runBulk(ctx, run));
+export const bulkJob = (ctx: Ctx) => contactJobHandler<BulkInput, BulkResult>(ctx, (run) => runBulk(ctx, run));

@@ -170,11 +170,10 @@ function headerColumns(header: string[]): Column[] {
   }
 }
 
-/** Imports run one at a time: their batches would only take turns at the one writer anyway. */
+/** Imports of a project run one at a time: their batches would only take turns at the one writer anyway. */
 export const importJob = (ctx: Ctx) =>
   contactJobHandler<ImportInput, ImportResult>(
     ctx,
-    1,
     (run) => runImport(ctx, run),
     (job) => removeFile(importFilePath(ctx.config.dataDir, job.input.file)),
   );

@@ -116,18 +116,24 @@ export function itemFailure(err: unknown): string {
 }
 
 /**
+ * Contact jobs of a kind running at once: one per project (the runner's default share of two), so
+ * another project's job starts beside a project's backlog instead of after it.
+ */
+const CONTACT_JOB_PLACES = 2;
+
+/**
  * The handler of a contact job kind: runs `work` from the committed position. A failure retries
  * (the runner's backoff) from that position; the last attempt's failure fails the job.
  */
 export function contactJobHandler<I, R>(
   ctx: Ctx,
-  concurrency: number,
   work: (run: ContactJobRun<I, R>) => Promise<void>,
   /** Runs once the job has ended, completed or failed (never before its end is saved). */
   ended: (job: ContactJob<I, R>) => Promise<void> = async () => undefined,
 ): JobHandler<ContactJobPayload> {
   return {
-    concurrency,
+    concurrency: CONTACT_JOB_PLACES,
+    perProject: 1,
     async run(job) {
       const record = job.projectId ? (findContactJob(ctx.db, job.projectId, job.payload.jobId) as ContactJob<I, R> | null) : null;
       if (!record) return;
