@@ -12,7 +12,7 @@ import { presentSegment } from './present.js';
 import {
   addMembers,
   computeSegment,
-  createSegment,
+  createCountedSegment,
   deleteSegment,
   getSegment,
   listSegments,
@@ -42,11 +42,12 @@ export function segmentRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     ctx.body = { data: listSegments(app, projectOf(ctx).id).map(presentSegment) };
   });
 
-  router.post('/segments', describe({ summary: 'Create a segment', body: 'segment-create', answers: { 201: 'Segment' } }), secret, (ctx) => {
+  router.post('/segments', describe({ summary: 'Create a segment (counted within the request when the budget allows)', body: 'segment-create', answers: { 201: 'SegmentCreated' } }), secret, async (ctx) => {
     assertRequiredPresent(ctx.state.body);
     const input = validate<SegmentInput>('segment-create', ctx.state.body);
+    const { segment, counted } = await createCountedSegment(app, projectOf(ctx).id, input);
     ctx.status = 201;
-    ctx.body = presentSegment(createSegment(app, projectOf(ctx).id, input));
+    ctx.body = { ...presentSegment(segment), _meta: { counted } };
   });
 
   router.get('/segments/:id', describe({ summary: 'A segment with its cached member count', answers: { 200: 'Segment' } }), secret, (ctx) => {
