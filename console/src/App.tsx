@@ -13,7 +13,7 @@ import { Shell } from './Shell';
 /** A page behind its role: the server refuses the rest anyway; this says so instead of failing calls. */
 function RoleGate({ page }: { page: PageRoute }) {
   const { project } = useSession();
-  const siblings = pagesOpenTo(project?.role).filter((p) => p.section === page.section && p.path.includes('/'));
+  const siblings = pagesOpenTo(project?.role).filter((p) => p.section === page.section && p.path.includes('/') && !p.hidden);
   if (!pagesOpenTo(project?.role).includes(page)) {
     return (
       <Page title="Not allowed">

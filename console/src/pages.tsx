@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import type { Role } from './api';
 import { MembersPage } from './pages/Members';
 import { allows } from './roles';
+import { lazyPage } from './ui/lazy-page';
 
 export type Section = 'Overview' | 'Contacts' | 'Messages' | 'Templates' | 'Campaigns' | 'Segments' | 'Workflows' | 'Domains' | 'Settings' | 'Outbox';
 
@@ -20,15 +21,24 @@ export interface PageRoute {
   label: string;
   role: Role;
   element: ReactNode;
+  /** A page reached from another one (a contact's page), never listed in a navigation. */
+  hidden?: boolean;
 }
 
-export const PAGES: PageRoute[] = [{ path: 'settings/members', section: 'Settings', label: 'Members', role: 'OWNER', element: <MembersPage /> }];
+export const PAGES: PageRoute[] = [
+  { path: 'overview', section: 'Overview', label: 'Overview', role: 'MEMBER', element: lazyPage(async () => (await import('./pages/Overview')).OverviewPage) },
+  { path: 'contacts/all', section: 'Contacts', label: 'All contacts', role: 'MEMBER', element: lazyPage(async () => (await import('./pages/Contacts')).ContactsPage) },
+  { path: 'contacts/import', section: 'Contacts', label: 'Import', role: 'MEMBER', element: lazyPage(async () => (await import('./pages/ContactsImport')).ContactsImportPage) },
+  { path: 'contacts/suppressions', section: 'Contacts', label: 'Suppressions', role: 'MEMBER', element: lazyPage(async () => (await import('./pages/Suppressions')).SuppressionsPage) },
+  { path: 'contacts/:id', section: 'Contacts', label: 'Contact', role: 'MEMBER', hidden: true, element: lazyPage(async () => (await import('./pages/Contact')).ContactPage) },
+  { path: 'settings/members', section: 'Settings', label: 'Members', role: 'OWNER', element: <MembersPage /> },
+];
 
 export const pagesOpenTo = (role: Role | undefined): PageRoute[] => PAGES.filter((p) => allows(role, p.role));
 
 /** The main navigation for a role: each section with its first page the role opens. */
 export function navigationFor(role: Role | undefined): { section: Section; path: string }[] {
-  const open = pagesOpenTo(role);
+  const open = pagesOpenTo(role).filter((p) => !p.hidden);
   return SECTIONS.flatMap((section) => {
     const first = open.find((p) => p.section === section);
     return first ? [{ section, path: first.path }] : [];
