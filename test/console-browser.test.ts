@@ -52,13 +52,14 @@ test('sign in, see the shell, switch project, sign out', async () => {
   await signInAs(page, 'owner@example.test', 'a wrong password!');
   await page.getByRole('alert').filter({ hasText: 'The email or the password is not right' }).waitFor();
   await signInAs(page, 'owner@example.test', PASSWORD);
-  // the first project by name is Second, where the owner is ADMIN: no page of the main navigation is an ADMIN's yet
-  await page.getByRole('heading', { name: 'Your account' }).waitFor();
-  assert.is(await page.getByRole('navigation', { name: 'Main' }).count(), 0);
-  await page.getByLabel('Project').selectOption({ label: 'default (OWNER)' });
+  // the first project by name is Second, where the owner is ADMIN: the sections an ADMIN opens, not Settings (Members is an OWNER's)
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
   const nav = page.getByRole('navigation', { name: 'Main' });
-  await nav.waitFor();
-  assert.equal(await nav.getByRole('link').allTextContents(), ['Settings'], 'only the sections that have pages');
+  assert.equal(await nav.getByRole('link').allTextContents(), ['Overview', 'Contacts'], 'only the sections that have pages the role opens');
+  await page.getByLabel('Project').selectOption({ label: 'default (OWNER)' });
+  await nav.getByRole('link', { name: 'Settings' }).waitFor();
+  assert.equal(await nav.getByRole('link').allTextContents(), ['Overview', 'Contacts', 'Settings']);
+  await nav.getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
   assert.is(await page.evaluate('document.activeElement?.textContent'), 'Members', 'the page heading has the focus');
   assert.is(new URL(page.url()).pathname, '/app/settings/members');
@@ -67,9 +68,9 @@ test('sign in, see the shell, switch project, sign out', async () => {
   await nav.getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
   await page.getByLabel('Project').selectOption({ label: 'Second (ADMIN)' });
-  await page.getByRole('heading', { name: 'Your account' }).waitFor();
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
   await page.reload();
-  await page.getByRole('heading', { name: 'Your account' }).waitFor();
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
   assert.is(await page.getByLabel('Project').inputValue(), second.id, 'the chosen project is remembered');
 
   await page.getByRole('button', { name: 'Sign out' }).click();
@@ -111,7 +112,7 @@ test('a setup link: choose a password, land signed in; the link works once', asy
   await page.getByLabel('New password').fill('a long enough password');
   await page.getByLabel('Repeat the password').fill('a long enough password');
   await page.getByRole('button', { name: 'Set password' }).click();
-  await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
 
   await page.goto(link);
   await page.getByRole('alert').filter({ hasText: 'This link is not valid' }).waitFor();
@@ -123,6 +124,7 @@ test('an owner invites a member (the link shown), changes the role, removes the 
   const { page } = tab;
   await signInAs(page, 'owner@example.test', PASSWORD);
   await page.getByLabel('Project').selectOption({ label: 'default (OWNER)' });
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
   await page.getByRole('textbox', { name: 'Email' }).fill('guest@example.test');
   await page.getByRole('combobox', { name: 'Role', exact: true }).selectOption('ADMIN');

@@ -112,7 +112,7 @@ export function ContactPage() {
           <p className="hint">
             Created {new Date(c.createdAt).toLocaleString()}, changed {new Date(c.updatedAt).toLocaleString()}. {c.subscribed ? 'Subscribed.' : 'Unsubscribed.'}
           </p>
-          <EditForm key={c.updatedAt} contact={c} onSaved={(saved) => queries.setQueryData(key, saved)} />
+          <EditForm key={c.id} contact={c} onSaved={(saved) => queries.setQueryData(key, saved)} />
           <Timeline contactId={c.id} />
           <section aria-labelledby="delete-heading">
             <h2 id="delete-heading">Delete</h2>
