@@ -15,11 +15,11 @@ const METRIC_COLORS: Record<Metric, string> = {
   clicked: '#0e7490',
 };
 
-/** A round upper bound for the axis: 1, 2 or 5 times a power of ten. */
+/** A round upper bound for the axis whose half is a whole number too: 2, 4 or 10 times a power of ten. */
 function niceMax(value: number): number {
-  if (value <= 0) return 1;
+  if (value <= 2) return 2;
   const power = 10 ** Math.floor(Math.log10(value));
-  return ([1, 2, 5, 10].find((m) => m * power >= value) ?? 10) * power;
+  return ([2, 4, 10].find((m) => m * power >= value) ?? 20) * power;
 }
 
 export function OverviewChart({ days, metrics, labels }: { days: DayStats[]; metrics: Metric[]; labels: Record<Metric, string> }) {
@@ -35,7 +35,7 @@ export function OverviewChart({ days, metrics, labels }: { days: DayStats[]; met
         <g key={f}>
           <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(top * f)} y2={y(top * f)} className="grid" />
           <text x={PAD.left - 6} y={y(top * f) + 4} textAnchor="end" className="axis">
-            {Math.round(top * f)}
+            {top * f}
           </text>
         </g>
       ))}
