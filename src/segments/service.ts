@@ -98,7 +98,7 @@ export function createSegment(ctx: Ctx, projectId: string, input: SegmentInput):
 /**
  * Creates the segment, then counts its members on a reader thread within a request's budget, so
  * the answer carries the count. Past the budget the count job that creation queued counts it
- * later: the segment is answered with memberCount 0 and `_meta.counted: false`.
+ * later: the segment is answered with memberCount 0 and `counted: false`.
  */
 export async function createCountedSegment(ctx: Ctx, projectId: string, input: SegmentInput): Promise<{ segment: Segment; counted: boolean }> {
   const segment = createSegment(ctx, projectId, input);
