@@ -93,7 +93,7 @@ test('import a CSV: the progress finishes, a rejected row shows its reason', asy
   noProblems(tab);
 });
 
-test('the progress bar of an import moves to 100', async () => {
+test('the progress bar of a larger import ends at 100', async () => {
   const tab = await signedIn('MEMBER', '/contacts/import');
   const { page } = tab;
   const rows = Array.from({ length: 3000 }, (_, i) => `bulk${i}@readers.test,${i}`);
@@ -102,6 +102,8 @@ test('the progress bar of an import moves to 100', async () => {
   const bar = page.getByRole('progressbar', { name: 'Import progress' });
   await bar.waitFor();
   await page.getByText('3000 rows: 3000 contacts created, 0 updated, 0 rejected.').waitFor({ timeout: 30_000 });
+  assert.is(await bar.getAttribute('value'), '100');
+  await page.getByRole('status').filter({ hasText: 'Done' }).waitFor();
   noProblems(tab);
 });
 

@@ -73,7 +73,7 @@ export function ContactsImportPage() {
         </button>
       </form>
       <ErrorNote error={start.isError ? errorText(start.error) : null} />
-      {start.data && !finished && <ContactJobProgress<ImportResult> key={start.data.jobId} label="Import progress" path={`/contacts/import/${start.data.jobId}`} onDone={setFinished} />}
+      {start.data && <ContactJobProgress<ImportResult> key={start.data.jobId} label="Import progress" path={`/contacts/import/${start.data.jobId}`} onDone={setFinished} />}
       {finished && <Outcome job={finished} />}
     </Page>
   );
