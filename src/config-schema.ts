@@ -146,6 +146,15 @@ export const CONFIG_SCHEMA: ConfigGroup = group({
       count(16),
     ),
   }),
+  doctor: group({
+    probeDomain: leaf(
+      'POSTMILL_DOCTOR_PROBE_DOMAIN',
+      ['string', 'null'],
+      'gmail.com',
+      "a domain whose mail server the daemon tries on delivery.port at start and daily (the doctor's outbound-smtp check; in relay mode the relay is tried), for the console's alert that port 25 is blocked; null turns the check off",
+      { format: 'hostname' },
+    ),
+  }),
   adminToken: leaf(
     'POSTMILL_ADMIN_TOKEN',
     ['string', 'null'],

@@ -8,6 +8,7 @@ import { bulkJobs, bulkRoutes } from './contacts/bulk/routes.js';
 import { importJobs, importRoutes } from './contacts/import/routes.js';
 import { contactJobSweep } from './contacts/jobs/sweep.js';
 import { contactRoutes } from './contacts/routes.js';
+import { doctorJobs } from './doctor/periodic.js';
 import { domainJobs } from './domains/jobs.js';
 import { domainRoutes } from './domains/routes.js';
 import { emailUsage } from './emails/usage.js';
@@ -22,6 +23,8 @@ import { segmentReactors } from './segments/reactor.js';
 import { segmentRoutes } from './segments/routes.js';
 import { segmentUsage } from './segments/usage.js';
 import { sendRoutes } from './send/routes.js';
+import { statsRoutes } from './stats/routes.js';
+import { suppressionRoutes } from './suppressions/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { trackingRoutes } from './tracking/routes.js';
 import { verifyRoutes } from './verify/routes.js';
@@ -52,5 +55,7 @@ export const MODULES: Module[] = [
   { jobs: idempotencyJobs },
   { routes: segmentRoutes, jobs: segmentJobs, usage: segmentUsage, reactors: segmentReactors },
   { routes: webhookSettingsRoutes },
+  { routes: statsRoutes, jobs: doctorJobs },
+  { routes: suppressionRoutes },
   { routes: workflowRoutes, jobs: workflowJobs, usage: workflowUsage, reactors: (ctx) => [workflowTriggers(ctx).reactor], activity: workflowActivity },
 ];

@@ -2,6 +2,7 @@ import type { Ctx } from '../context.js';
 import { sql } from '../store/db.js';
 import { readerOf, readFor } from '../store/reader.js';
 import { encodeCursor, type CursorPosition, type Dir } from '../http/pagination.js';
+import { filterWhere, type ContactFilter } from '../filters/engine.js';
 import { CONTACT_COLUMNS, countContacts, toContact, type Contact, type ContactRow } from './store.js';
 
 export interface ContactListQuery {
@@ -9,6 +10,8 @@ export interface ContactListQuery {
   cursor: CursorPosition | null;
   search: string | null;
   subscribed: boolean | null;
+  /** A data-field (or any) condition through the filter engine: `?where=<FilterCondition JSON>`. */
+  where: ContactFilter | null;
   sort: 'email' | 'createdAt';
   dir: Dir;
 }
@@ -21,41 +24,52 @@ export interface ContactPage {
 }
 
 /**
- * One page of contacts in (sort key, id) order. The SQL text is built only from fixed fragments;
- * every caller value is a bound parameter. A plain page reads `limit` index entries on the main
- * connection; a page with a search or a subscription filter may scan the whole project to fill
- * itself (and a search's total counts it), so it runs on a reader thread within a request's budget.
+ * One page of contacts in (sort key, id) order. The SQL text is built only from fixed fragments
+ * (and the filter engine's, also fixed pieces); every caller value is a bound parameter. A plain
+ * page reads `limit` index entries on the main connection; a page with a search, a subscription
+ * filter or a condition may scan the whole project to fill itself (and its total counts it), so it
+ * runs on a reader thread within a request's budget.
  */
 export async function listContacts(ctx: Ctx, projectId: string, q: ContactListQuery): Promise<ContactPage> {
-  const column = q.sort === 'email' ? 'email_lc' : 'created_at';
-  const where = ['budget()', 'project_id = ?'];
+  const column = q.sort === 'email' ? 'c.email_lc' : 'c.created_at';
+  const now = ctx.clock.now();
+  const where = ['budget()', 'c.project_id = ?'];
   const params: unknown[] = [projectId];
   if (q.subscribed !== null) {
-    where.push('subscribed = ?');
+    where.push('c.subscribed = ?');
     params.push(q.subscribed ? 1 : 0);
   }
   if (q.search) {
-    where.push('instr(email_lc, ?) > 0');
+    where.push('instr(c.email_lc, ?) > 0');
     params.push(q.search.toLowerCase());
   }
-  const filterSql = where.join(' AND ');
-  const filterParams = [...params];
+  // the count asks event tests as sets (scan), the page per contact (seek): the engine's two shapes
+  const condition = (shape: 'scan' | 'seek') => (q.where ? filterWhere(q.where, now, shape) : null);
+  const filterSql = (shape: 'scan' | 'seek') => {
+    const test = condition(shape);
+    return { text: [...where, ...(test ? [test.text] : [])].join(' AND '), params: [...params, ...(test?.params ?? [])] };
+  };
+  const pageFilter = filterSql('seek');
+  const pageWhere = [pageFilter.text];
+  const pageParams = [...pageFilter.params];
   if (q.cursor) {
-    where.push(`(${column}, id) ${q.dir === 'desc' ? '<' : '>'} (?, ?)`);
-    params.push(q.cursor.key, q.cursor.id);
+    pageWhere.push(`(${column}, c.id) ${q.dir === 'desc' ? '<' : '>'} (?, ?)`);
+    pageParams.push(q.cursor.key, q.cursor.id);
   }
   const order = q.dir === 'desc' ? 'DESC' : 'ASC';
-  const text = `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE ${where.join(' AND ')} ORDER BY ${column} ${order}, id ${order} LIMIT ?`;
-  const filtered = q.search !== null || q.subscribed !== null;
+  const text = `SELECT ${CONTACT_COLUMNS} FROM contacts c WHERE ${pageWhere.join(' AND ')} ORDER BY ${column} ${order}, c.id ${order} LIMIT ?`;
+  const filtered = q.search !== null || q.subscribed !== null || q.where !== null;
   const read = readFor(ctx.config, projectId, 'request');
-  const rows = filtered ? await readerOf(ctx).all<ContactRow>(read, text, [...params, q.limit + 1]) : (sql(ctx.db, text).all(...params, q.limit + 1) as ContactRow[]);
+  const rows = filtered ? await readerOf(ctx).all<ContactRow>(read, text, [...pageParams, q.limit + 1]) : (sql(ctx.db, text).all(...pageParams, q.limit + 1) as ContactRow[]);
   const hasMore = rows.length > q.limit;
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
+  const counted = q.search !== null || q.where !== null;
+  const countFilter = filterSql('scan');
   const total = q.cursor
     ? 0
-    : q.search
-      ? (await readerOf(ctx).get<{ n: number }>(read, `SELECT COUNT(*) AS n FROM contacts WHERE ${filterSql}`, filterParams))!.n
+    : counted
+      ? (await readerOf(ctx).get<{ n: number }>(read, `SELECT COUNT(*) AS n FROM contacts c WHERE ${countFilter.text}`, countFilter.params))!.n
       : countContacts(ctx.db, projectId, q.subscribed);
   return {
     data: page.map(toContact),

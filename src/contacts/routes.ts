@@ -6,6 +6,8 @@ import { cursorLimit, decodeCursor, sortParams } from '../http/pagination.js';
 import { projectOf, type ApiState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { describe } from '../openapi/describe.js';
+import { badRequest } from '../errors.js';
+import { contactFilter, type ContactFilter } from '../filters/engine.js';
 import type { ContactData } from './data.js';
 import { deleteField, fieldValues, listFields, usageOfField } from './fields.js';
 import { listContacts } from './list.js';
@@ -19,6 +21,19 @@ interface CreateBody {
   data?: ContactData;
 }
 
+/** `?where=<FilterCondition JSON>`: 400 unless JSON, 422 (fields under `where`) unless a valid condition. */
+function whereParam(app: Ctx, projectId: string, raw: unknown): ContactFilter | null {
+  if (raw === undefined || raw === '') return null;
+  if (typeof raw !== 'string') throw badRequest('"where" appears more than once', 'Pass one FilterCondition as JSON');
+  let condition: unknown;
+  try {
+    condition = JSON.parse(raw);
+  } catch {
+    throw badRequest('"where" is not JSON', 'Pass a FilterCondition as JSON, such as {"logic":"AND","groups":[{"filters":[{"field":"data.plan","operator":"equals","value":"pro"}]}]}');
+  }
+  return contactFilter(app, projectId, condition, 'where');
+}
+
 const booleanQuery = (raw: unknown): boolean | null => (raw === 'true' ? true : raw === 'false' ? false : null);
 
 export function contactRoutes(app: Ctx, guards: Guards): Router<ApiState> {
@@ -29,16 +44,18 @@ export function contactRoutes(app: Ctx, guards: Guards): Router<ApiState> {
 
   router.get(
     '/contacts',
-    describe({ summary: 'List contacts', query: ['limit', 'cursor', 'search', 'subscribed', 'sort', 'dir'], answers: { 200: 'ContactPage' } }),
+    describe({ summary: 'List contacts', query: ['limit', 'cursor', 'search', 'subscribed', 'where', 'sort', 'dir'], answers: { 200: 'ContactPage' } }),
     secret,
     async (ctx) => {
       const { sort, dir } = sortParams(ctx.query, ['email', 'createdAt'] as const, 'createdAt');
       const search = typeof ctx.query.search === 'string' && ctx.query.search !== '' ? ctx.query.search : null;
-      const page = await listContacts(app, projectOf(ctx).id, {
+      const projectId = projectOf(ctx).id;
+      const page = await listContacts(app, projectId, {
         limit: cursorLimit(ctx.query.limit),
         cursor: decodeCursor(ctx.query.cursor),
         search,
         subscribed: booleanQuery(ctx.query.subscribed),
+        where: whereParam(app, projectId, ctx.query.where),
         sort,
         dir,
       });

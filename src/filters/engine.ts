@@ -6,7 +6,7 @@ import { findSegment } from '../segments/store.js';
 import { evaluate } from './evaluate.js';
 import { planCondition, planFilter, planStored, type SegmentLookup } from './plan.js';
 import { dependenciesOf, type Dependencies, type Predicate } from './predicate.js';
-import { countMatching, loadContactFacts, pageMatching, walkMatching, type MatchingWalk } from './sqlite.js';
+import { countMatching, loadContactFacts, pageMatching, walkMatching, whereOf, type MatchingWalk, type Shape } from './sqlite.js';
 import type { FilterCondition } from './types.js';
 import { readerOf, readFor, type ReadPurpose } from '../store/reader.js';
 
@@ -52,6 +52,15 @@ export function countFiltered(ctx: Ctx, filter: ContactFilter, purpose: ReadPurp
 /** A page of matching contacts, newest first, read on a reader thread within a request's budget. */
 export function pageFiltered(ctx: Ctx, filter: ContactFilter, page: { offset: number; limit: number }): Promise<Contact[]> {
   return pageMatching(readerOf(ctx), readFor(ctx.config, filter.projectId, 'request'), filter.predicate, ctx.clock.now(), page);
+}
+
+/**
+ * The filter as an SQL test over `contacts c` with its bound values, for a list that pages and
+ * sorts its own way (GET /contacts?where=): `seek` for a page, `scan` for its count. The statement
+ * that uses it must run on a reader thread (`readerOf`), under a budget.
+ */
+export function filterWhere(filter: ContactFilter, now: number, shape: Shape): { text: string; params: unknown[] } {
+  return whereOf(filter.predicate, { projectId: filter.projectId, now, shape });
 }
 
 /**

@@ -99,6 +99,14 @@ export class JobQueue {
     return Number(info.lastInsertRowid);
   }
 
+  /** A queued job of this unique key runs no later than `runAt` (a recurring job that must also run at start). */
+  bringForward(uniqueKey: string, runAt: number): void {
+    if (sql(this.db, "UPDATE jobs SET run_at = ? WHERE unique_key = ? AND status = 'queued' AND run_at > ?").run(runAt, uniqueKey, runAt).changes > 0) {
+      const kind = sql(this.db, 'SELECT kind FROM jobs WHERE unique_key = ?').pluck().get(uniqueKey) as string;
+      this.onEnqueue(kind, runAt);
+    }
+  }
+
   /**
    * Claims up to `limit` due jobs of `kind`, transactional ones first, then at most `bulkLimit` bulk
    * ones. Within a lane the places go to the projects with due jobs in rotation (each project's

@@ -12,7 +12,7 @@ import { presentSegment } from './present.js';
 import {
   addMembers,
   computeSegment,
-  createSegment,
+  createCountedSegment,
   deleteSegment,
   getSegment,
   listSegments,
@@ -34,6 +34,9 @@ function assertRequiredPresent(raw: unknown): void {
   if (dynamic && (body.condition === undefined || body.condition === null)) throw new FlatError(400, 'condition is required for a DYNAMIC segment');
 }
 
+/** How POST /segments says whether memberCount was counted (the body stays exactly a Segment, as the spec has it). */
+export const MEMBER_COUNT_HEADER = 'X-Postmill-Member-Count';
+
 export function segmentRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
@@ -42,12 +45,24 @@ export function segmentRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     ctx.body = { data: listSegments(app, projectOf(ctx).id).map(presentSegment) };
   });
 
-  router.post('/segments', describe({ summary: 'Create a segment', body: 'segment-create', answers: { 201: 'Segment' } }), secret, (ctx) => {
-    assertRequiredPresent(ctx.state.body);
-    const input = validate<SegmentInput>('segment-create', ctx.state.body);
-    ctx.status = 201;
-    ctx.body = presentSegment(createSegment(app, projectOf(ctx).id, input));
-  });
+  router.post(
+    '/segments',
+    describe({
+      summary: 'Create a segment',
+      description: `Its members are counted before the answer, within reads.requestBudgetMs: the header ${MEMBER_COUNT_HEADER} says "counted" (memberCount is right) or "queued" (the count ran past the budget; memberCount is 0 until the queued count job has run)`,
+      body: 'segment-create',
+      answers: { 201: 'Segment' },
+    }),
+    secret,
+    async (ctx) => {
+      assertRequiredPresent(ctx.state.body);
+      const input = validate<SegmentInput>('segment-create', ctx.state.body);
+      const { segment, counted } = await createCountedSegment(app, projectOf(ctx).id, input);
+      ctx.status = 201;
+      ctx.set(MEMBER_COUNT_HEADER, counted ? 'counted' : 'queued');
+      ctx.body = presentSegment(segment);
+    },
+  );
 
   router.get('/segments/:id', describe({ summary: 'A segment with its cached member count', answers: { 200: 'Segment' } }), secret, (ctx) => {
     ctx.body = presentSegment(getSegment(app, projectOf(ctx).id, ctx.params.id!));

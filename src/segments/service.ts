@@ -96,6 +96,25 @@ export function createSegment(ctx: Ctx, projectId: string, input: SegmentInput):
 }
 
 /**
+ * Creates the segment, then counts its members on a reader thread within a request's budget, so
+ * the answer carries the count. Past the budget the count job that creation queued counts it
+ * later: the segment is answered with memberCount 0 and `counted: false`.
+ */
+export async function createCountedSegment(ctx: Ctx, projectId: string, input: SegmentInput): Promise<{ segment: Segment; counted: boolean }> {
+  const segment = createSegment(ctx, projectId, input);
+  // a new static segment has no members yet: 0 is its count
+  if (segment.type === 'STATIC') return { segment, counted: true };
+  try {
+    return { segment: { ...segment, memberCount: await refreshCount(ctx, segment, 'request') }, counted: true };
+  } catch (err) {
+    // past the budget (422 QUERY_TIMEOUT) or with the project's reads all taken (429): the
+    // segment exists already, and the queued job counts it
+    if (!(err instanceof ApiError)) throw err;
+    return { segment, counted: false };
+  }
+}
+
+/**
  * Name, description, condition (dynamic segments only) and trackMembership. A dynamic segment that
  * stops tracking forgets its recorded membership (a later start records it anew). A condition that
  * would leave a condition reading this segment invalid is refused (409, references.ts).
