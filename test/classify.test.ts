@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { classifyMessage, emailIdFromVerp, verpAddress } from '../src/inbound/classify.js';
 import type { Classification, Envelope } from '../src/inbound/classify.js';
 
-const FIXTURES = fileURLToPath(new URL('../../test/fixtures/inbound', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../test/fixtures/inbound/', import.meta.url));
 
 type Bounce = Extract<Classification, { kind: 'bounce' }>;
 /** A bounce's diagnostic is checked as a substring; everything else must match exactly. */

@@ -1,6 +1,6 @@
 // The console's account routes: /auth/* (sessions, setup links, passwords) and /members (OWNER).
 import { Router } from '@koa/router';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { iso } from '../clock.js';
 import { clientAddressOf } from '../http/client-address.js';
 import type { Guards } from '../http/guards.js';
@@ -18,24 +18,26 @@ import { endSession, sessionPolicy } from './sessions.js';
 import { changePassword, inspectLink, signIn, useSetupLink, type SignedIn } from './sign-in.js';
 import { listMembers, membershipsOf, type Member } from './store.js';
 import { LoginThrottle } from './throttle.js';
+import type { Pools } from '../threads/pool.js';
+import type { ComposeOps } from '../compose/compose-ops.js';
 
 const presentMember = (m: Member) => ({ ...m, createdAt: iso(m.createdAt) });
 
-export function accountRoutes(app: Ctx, guards: Guards): Router<ApiState> {
+export function accountRoutes(core: Core, threads: Pools<ComposeOps>, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
-  const policy = sessionPolicy(app.config);
-  const throttle = new LoginThrottle(app.clock);
+  const policy = sessionPolicy(core.config);
+  const throttle = new LoginThrottle(core.clock);
   void prepareDecoy();
-  const deps = { db: app.db, clock: app.clock, policy, throttle };
-  const addressOf = clientAddressOf(app.config.http.trustProxy);
+  const deps = { db: core.db, clock: core.clock, policy, throttle };
+  const addressOf = clientAddressOf(core.config.http.trustProxy);
   const address = (ctx: ApiContext) => addressOf(ctx.req);
   const smallBody = jsonBody(16 * 1024);
   const signedIn = guards.session();
   const owner = guards.key('secret', { role: 'OWNER' });
-  const publicUrl = () => app.config.publicUrl!;
+  const publicUrl = () => core.config.publicUrl!;
 
   const answerSession = (ctx: ApiContext, session: SignedIn) => {
-    ctx.set('Set-Cookie', sessionCookie(session.token, policy.maxMs, app.config.publicUrl));
+    ctx.set('Set-Cookie', sessionCookie(session.token, policy.maxMs, core.config.publicUrl));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { user: session.user, csrfToken: session.csrfToken };
   };
@@ -50,7 +52,7 @@ export function accountRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     }),
     smallBody,
     async (ctx) => {
-      refuseForeignOrigin(ctx, app.config.publicUrl);
+      refuseForeignOrigin(ctx, core.config.publicUrl);
       const input = validate<{ email: string; password: string }>('auth-login', ctx.state.body);
       answerSession(ctx, await signIn(deps, { ...input, address: address(ctx) }));
     },
@@ -61,14 +63,14 @@ export function accountRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       user: session,
-      projects: membershipsOf(app.db, session.id).map((m) => ({ id: m.projectId, name: m.projectName, role: m.role })),
+      projects: membershipsOf(core.db, session.id).map((m) => ({ id: m.projectId, name: m.projectName, role: m.role })),
       csrfToken: ctx.state.session!.csrfToken,
     };
   });
 
   router.post('/auth/logout', describe({ summary: 'Sign out: the session ends', answers: { 204: null } }), signedIn, (ctx) => {
-    endSession(app.db, ctx.state.session!.hash);
-    ctx.set('Set-Cookie', clearedCookie(app.config.publicUrl));
+    endSession(core.db, ctx.state.session!.hash);
+    ctx.set('Set-Cookie', clearedCookie(core.config.publicUrl));
     ctx.status = 204;
   });
 
@@ -78,7 +80,7 @@ export function accountRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     smallBody,
     (ctx) => {
       const { token } = validate<{ token: string }>('auth-setup-check', ctx.state.body);
-      ctx.body = inspectLink(app.db, app.clock, token);
+      ctx.body = inspectLink(core.db, core.clock, token);
     },
   );
 
@@ -92,7 +94,7 @@ export function accountRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     }),
     smallBody,
     async (ctx) => {
-      refuseForeignOrigin(ctx, app.config.publicUrl);
+      refuseForeignOrigin(ctx, core.config.publicUrl);
       const input = validate<{ token: string; password: string; email?: string }>('auth-setup', ctx.state.body);
       answerSession(ctx, await useSetupLink(deps, { token: input.token, password: input.password, email: input.email ?? null }));
     },
@@ -110,7 +112,7 @@ export function accountRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   );
 
   router.get('/members', describe({ summary: "The project's members and their roles", answers: { 200: 'MemberList' } }), owner, (ctx) => {
-    ctx.body = { data: listMembers(app.db, projectOf(ctx).id).map(presentMember) };
+    ctx.body = { data: listMembers(core.db, projectOf(ctx).id).map(presentMember) };
   });
 
   router.post(
@@ -124,13 +126,13 @@ export function accountRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     async (ctx) => {
       const input = validate<{ email: string; role: Role }>('member-invite', ctx.state.body);
       const projectId = projectOf(ctx).id;
-      const invitation = inviteMember(app.db, app.clock, publicUrl(), projectId, input);
+      const invitation = inviteMember(core.db, core.clock, publicUrl(), projectId, input);
       let emailId: string | null = null;
       try {
-        emailId = await sendInvitation(app, projectId, invitation.member.email, invitation.inviteUrl);
+        emailId = await sendInvitation(core, threads, projectId, invitation.member.email, invitation.inviteUrl);
       } catch (err) {
         // the member is in; the owner still has the link to pass on
-        app.log.warn('invitation email not sent', { projectId, error: (err as Error).message });
+        core.log.warn('invitation email not sent', { projectId, error: (err as Error).message });
       }
       ctx.status = 201;
       ctx.body = { member: presentMember(invitation.member), inviteUrl: invitation.inviteUrl, emailId };
@@ -139,11 +141,11 @@ export function accountRoutes(app: Ctx, guards: Guards): Router<ApiState> {
 
   router.patch('/members/:userId', describe({ summary: "Change a member's role", body: 'member-patch', answers: { 200: 'Member' } }), owner, (ctx) => {
     const { role } = validate<{ role: Role }>('member-patch', ctx.state.body);
-    ctx.body = presentMember(changeRole(app.db, projectOf(ctx).id, ctx.params.userId!, role));
+    ctx.body = presentMember(changeRole(core.db, projectOf(ctx).id, ctx.params.userId!, role));
   });
 
   router.delete('/members/:userId', describe({ summary: 'Remove a member from the project', answers: { 204: null } }), owner, (ctx) => {
-    removeMember(app.db, projectOf(ctx).id, ctx.params.userId!);
+    removeMember(core.db, projectOf(ctx).id, ctx.params.userId!);
     ctx.status = 204;
   });
 

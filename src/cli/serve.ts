@@ -20,9 +20,9 @@ export const SERVE: Command = {
     const shutdown = (signal: string) => {
       if (stopping) return;
       stopping = true;
-      daemon.ctx.log.info('shutting down', { signal });
+      daemon.parts.core.log.info('shutting down', { signal });
       setTimeout(() => {
-        daemon.ctx.log.error('shutdown took too long, exiting');
+        daemon.parts.core.log.error('shutdown took too long, exiting');
         process.exit(1);
       }, 9_500).unref();
       daemon.stop().then(
@@ -31,7 +31,7 @@ export const SERVE: Command = {
           process.exit(0);
         },
         (err: unknown) => {
-          daemon.ctx.log.error('shutdown failed', { error: String(err) });
+          daemon.parts.core.log.error('shutdown failed', { error: String(err) });
           process.exit(1);
         },
       );

@@ -1,13 +1,3 @@
-export interface NamedRef {
-  id: string;
-  name: string;
-}
-
-/** Segments, campaigns and workflows that reference a contact field. */
-export type FieldUsage = {
-  segments: NamedRef[];
-  campaigns: NamedRef[];
-  workflows: NamedRef[];
-};
+import type { FieldUsage } from '../usage/usages.js';
 
 export const isFieldUsed = (u: FieldUsage): boolean => u.segments.length + u.campaigns.length + u.workflows.length > 0;

@@ -1,10 +1,11 @@
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { badRequest, conflict, validationFailed } from '../errors.js';
 import { MAX_DATA_KEY_LENGTH, RESERVED_DATA_KEYS } from './data.js';
 import { countKeyTypes, countKeyValues, removeKey } from './fields-store.js';
 import { isFieldUsed } from './field-usage.js';
 import { countContacts } from './store.js';
-import { readerOf, readFor } from '../store/reader.js';
+import { readFor } from '../store/reader.js';
+import type { Usages } from '../usage/usages.js';
 
 export type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'object' | 'array' | 'mixed';
 
@@ -43,9 +44,9 @@ function kindOf(jsonType: string, allDates: boolean): FieldType {
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
 
 /** Standard fields and every custom data key with its inferred type and the share of contacts that have it (read on a reader thread). */
-export async function listFields(ctx: Ctx, projectId: string): Promise<{ fields: FieldInfo[]; count: number }> {
-  const rows = await countKeyTypes(readerOf(ctx), readFor(ctx.config, projectId, 'request'));
-  const total = countContacts(ctx.db, projectId);
+export async function listFields(core: Core, projectId: string): Promise<{ fields: FieldInfo[]; count: number }> {
+  const rows = await countKeyTypes(core.reader, readFor(core.config, projectId, 'request'));
+  const total = countContacts(core.db, projectId);
   const custom = new Map<string, { types: Set<FieldType>; n: number }>();
   for (const row of rows) {
     const entry = custom.get(row.key) ?? { types: new Set<FieldType>(), n: 0 };
@@ -84,9 +85,9 @@ export function customKey(field: string): string {
   return key;
 }
 
-export async function fieldValues(ctx: Ctx, projectId: string, field: string, limit: number) {
+export async function fieldValues(core: Core, projectId: string, field: string, limit: number) {
   const key = customKey(field);
-  const values = (await countKeyValues(readerOf(ctx), readFor(ctx.config, projectId, 'request'), key, limit)).map((r) => ({
+  const values = (await countKeyValues(core.reader, readFor(core.config, projectId, 'request'), key, limit)).map((r) => ({
     value:
       r.type === 'object' || r.type === 'array' ? JSON.parse(String(r.value)) : r.type === 'true' ? true : r.type === 'false' ? false : r.value,
     count: r.count,
@@ -94,16 +95,16 @@ export async function fieldValues(ctx: Ctx, projectId: string, field: string, li
   return { field: `data.${key}`, values };
 }
 
-export function usageOfField(ctx: Ctx, projectId: string, field: string) {
+export function usageOfField(core: Core, usage: Usages, projectId: string, field: string) {
   const key = customKey(field);
-  return { field: `data.${key}`, ...ctx.usage.fields.collect(ctx, projectId, key) };
+  return { field: `data.${key}`, ...usage.fields.collect(core, projectId, key) };
 }
 
 /** Removes the key from every contact of the project; refused while a segment, campaign or workflow uses it. */
-export function deleteField(ctx: Ctx, projectId: string, field: string): { field: string; updated: number } {
+export function deleteField(core: Core, usages: Usages, projectId: string, field: string): { field: string; updated: number } {
   const key = customKey(field);
-  const usage = ctx.usage.fields.collect(ctx, projectId, key);
+  const usage = usages.fields.collect(core, projectId, key);
   if (isFieldUsed(usage)) throw conflict(`The field data.${key} is in use`, { ...usage });
-  const updated = removeKey(ctx.db, projectId, key, ctx.clock.now());
+  const updated = removeKey(core.db, projectId, key, core.clock.now());
   return { field: `data.${key}`, updated };
 }

@@ -1,6 +1,6 @@
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { sql } from '../store/db.js';
-import { readerOf, readFor } from '../store/reader.js';
+import { readFor } from '../store/reader.js';
 import { encodeCursor, type CursorPosition, type Dir } from '../http/pagination.js';
 import { filterWhere, type ContactFilter } from '../filters/engine.js';
 import { CONTACT_COLUMNS, countContacts, toContact, type Contact, type ContactRow } from './store.js';
@@ -30,9 +30,9 @@ export interface ContactPage {
  * filter or a condition may scan the whole project to fill itself (and its total counts it), so it
  * runs on a reader thread within a request's budget.
  */
-export async function listContacts(ctx: Ctx, projectId: string, q: ContactListQuery): Promise<ContactPage> {
+export async function listContacts(core: Core, projectId: string, q: ContactListQuery): Promise<ContactPage> {
   const column = q.sort === 'email' ? 'c.email_lc' : 'c.created_at';
-  const now = ctx.clock.now();
+  const now = core.clock.now();
   const where = ['budget()', 'c.project_id = ?'];
   const params: unknown[] = [projectId];
   if (q.subscribed !== null) {
@@ -59,8 +59,8 @@ export async function listContacts(ctx: Ctx, projectId: string, q: ContactListQu
   const order = q.dir === 'desc' ? 'DESC' : 'ASC';
   const text = `SELECT ${CONTACT_COLUMNS} FROM contacts c WHERE ${pageWhere.join(' AND ')} ORDER BY ${column} ${order}, c.id ${order} LIMIT ?`;
   const filtered = q.search !== null || q.subscribed !== null || q.where !== null;
-  const read = readFor(ctx.config, projectId, 'request');
-  const rows = filtered ? await readerOf(ctx).all<ContactRow>(read, text, [...pageParams, q.limit + 1]) : (sql(ctx.db, text).all(...pageParams, q.limit + 1) as ContactRow[]);
+  const read = readFor(core.config, projectId, 'request');
+  const rows = filtered ? await core.reader.all<ContactRow>(read, text, [...pageParams, q.limit + 1]) : (sql(core.db, text).all(...pageParams, q.limit + 1) as ContactRow[]);
   const hasMore = rows.length > q.limit;
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
@@ -69,8 +69,8 @@ export async function listContacts(ctx: Ctx, projectId: string, q: ContactListQu
   const total = q.cursor
     ? 0
     : counted
-      ? (await readerOf(ctx).get<{ n: number }>(read, `SELECT COUNT(*) AS n FROM contacts c WHERE ${countFilter.text}`, countFilter.params))!.n
-      : countContacts(ctx.db, projectId, q.subscribed);
+      ? (await core.reader.get<{ n: number }>(read, `SELECT COUNT(*) AS n FROM contacts c WHERE ${countFilter.text}`, countFilter.params))!.n
+      : countContacts(core.db, projectId, q.subscribed);
   return {
     data: page.map(toContact),
     cursor: hasMore && last ? encodeCursor({ key: q.sort === 'email' ? last.email_lc : last.created_at, id: last.id }) : null,

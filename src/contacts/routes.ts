@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { requireFlat } from '../http/flat-required.js';
 import type { Guards } from '../http/guards.js';
 import { cursorLimit, decodeCursor, sortParams } from '../http/pagination.js';
@@ -14,6 +14,7 @@ import { listContacts } from './list.js';
 import { presentContact } from './present.js';
 import { deleteContact, getContact, patchContact, upsertContact, type ContactPatch } from './service.js';
 import { findContactsByEmails } from './store.js';
+import type { Usages } from '../usage/usages.js';
 
 interface CreateBody {
   email: string;
@@ -22,7 +23,7 @@ interface CreateBody {
 }
 
 /** `?where=<FilterCondition JSON>`: 400 unless JSON, 422 (fields under `where`) unless a valid condition. */
-function whereParam(app: Ctx, projectId: string, raw: unknown): ContactFilter | null {
+function whereParam(core: Core, projectId: string, raw: unknown): ContactFilter | null {
   if (raw === undefined || raw === '') return null;
   if (typeof raw !== 'string') throw badRequest('"where" appears more than once', 'Pass one FilterCondition as JSON');
   let condition: unknown;
@@ -31,12 +32,12 @@ function whereParam(app: Ctx, projectId: string, raw: unknown): ContactFilter | 
   } catch {
     throw badRequest('"where" is not JSON', 'Pass a FilterCondition as JSON, such as {"logic":"AND","groups":[{"filters":[{"field":"data.plan","operator":"equals","value":"pro"}]}]}');
   }
-  return contactFilter(app, projectId, condition, 'where');
+  return contactFilter(core, projectId, condition, 'where');
 }
 
 const booleanQuery = (raw: unknown): boolean | null => (raw === 'true' ? true : raw === 'false' ? false : null);
 
-export function contactRoutes(app: Ctx, guards: Guards): Router<ApiState> {
+export function contactRoutes(core: Core, usage: Usages, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
   // A lookup sends its list in a body, but only reads: a disabled project may still run it.
@@ -50,12 +51,12 @@ export function contactRoutes(app: Ctx, guards: Guards): Router<ApiState> {
       const { sort, dir } = sortParams(ctx.query, ['email', 'createdAt'] as const, 'createdAt');
       const search = typeof ctx.query.search === 'string' && ctx.query.search !== '' ? ctx.query.search : null;
       const projectId = projectOf(ctx).id;
-      const page = await listContacts(app, projectId, {
+      const page = await listContacts(core, projectId, {
         limit: cursorLimit(ctx.query.limit),
         cursor: decodeCursor(ctx.query.cursor),
         search,
         subscribed: booleanQuery(ctx.query.subscribed),
-        where: whereParam(app, projectId, ctx.query.where),
+        where: whereParam(core, projectId, ctx.query.where),
         sort,
         dir,
       });
@@ -71,7 +72,7 @@ export function contactRoutes(app: Ctx, guards: Guards): Router<ApiState> {
       const raw = ctx.state.body;
       requireFlat(raw, ['email']);
       const body = validate<CreateBody>('contact-create', raw);
-      const result = upsertContact(app, projectOf(ctx).id, body, true);
+      const result = upsertContact(core, projectOf(ctx).id, body, true);
       ctx.status = result.isNew ? 201 : 200;
       ctx.body = { ...presentContact(result.contact), _meta: { isNew: result.isNew, isUpdate: !result.isNew } };
     },
@@ -83,7 +84,7 @@ export function contactRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     secretRead,
     (ctx) => {
       const { emails } = validate<{ emails: string[] }>('contacts-lookup', ctx.state.body);
-      const found = findContactsByEmails(app.db, projectOf(ctx).id, emails);
+      const found = findContactsByEmails(core.db, projectOf(ctx).id, emails);
       const known = new Set(found.map((c) => c.email.toLowerCase()));
       ctx.body = {
         found: found.map((c) => ({ id: c.id, email: c.email, subscribed: c.subscribed })),
@@ -93,33 +94,33 @@ export function contactRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   );
 
   router.get('/contacts/fields', describe({ summary: 'Fields of the contacts', answers: { 200: 'ContactFields' } }), secret, async (ctx) => {
-    ctx.body = await listFields(app, projectOf(ctx).id);
+    ctx.body = await listFields(core, projectOf(ctx).id);
   });
 
   router.get('/contacts/fields/:field/values', describe({ summary: 'Common values', query: ['limit'], answers: { 200: 'FieldValues' } }), secret, async (ctx) => {
     const limit = Math.min(Math.max(Number.parseInt(String(ctx.query.limit ?? '100'), 10) || 100, 1), 1000);
-    ctx.body = await fieldValues(app, projectOf(ctx).id, ctx.params.field!, limit);
+    ctx.body = await fieldValues(core, projectOf(ctx).id, ctx.params.field!, limit);
   });
 
   router.get('/contacts/fields/:field/usage', describe({ summary: 'Where a field is used', answers: { 200: 'FieldUsage' } }), secret, (ctx) => {
-    ctx.body = usageOfField(app, projectOf(ctx).id, ctx.params.field!);
+    ctx.body = usageOfField(core, usage, projectOf(ctx).id, ctx.params.field!);
   });
 
   router.delete('/contacts/fields/:field', describe({ summary: 'Remove a field from every contact', answers: { 200: 'FieldDeleted' } }), secret, (ctx) => {
-    ctx.body = deleteField(app, projectOf(ctx).id, ctx.params.field!);
+    ctx.body = deleteField(core, usage, projectOf(ctx).id, ctx.params.field!);
   });
 
   router.get('/contacts/:id', describe({ summary: 'One contact', answers: { 200: 'Contact' } }), secret, (ctx) => {
-    ctx.body = presentContact(getContact(app, projectOf(ctx).id, ctx.params.id!));
+    ctx.body = presentContact(getContact(core, projectOf(ctx).id, ctx.params.id!));
   });
 
   router.patch('/contacts/:id', describe({ summary: 'Change a contact', body: 'contact-patch', answers: { 200: 'Contact' } }), secret, (ctx) => {
     const patch = validate<ContactPatch>('contact-patch', ctx.state.body ?? {});
-    ctx.body = presentContact(patchContact(app, projectOf(ctx).id, ctx.params.id!, patch));
+    ctx.body = presentContact(patchContact(core, projectOf(ctx).id, ctx.params.id!, patch));
   });
 
   router.delete('/contacts/:id', describe({ summary: 'Delete a contact', answers: { 204: null } }), secret, (ctx) => {
-    deleteContact(app, projectOf(ctx).id, ctx.params.id!);
+    deleteContact(core, projectOf(ctx).id, ctx.params.id!);
     ctx.status = 204;
   });
 

@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { notFound } from '../errors.js';
 import type { Guards } from '../http/guards.js';
 import { projectOf, type ApiState } from '../http/state.js';
@@ -8,22 +8,23 @@ import { describe } from '../openapi/describe.js';
 import { presentDomain } from './present.js';
 import { deleteDomain, registerDomain, verifyDomain } from './service.js';
 import { listProjectDomains, type Domain } from './store.js';
+import type { Dns } from '../dns/resolver.js';
 
-export function domainRoutes(app: Ctx, guards: Guards): Router<ApiState> {
+export function domainRoutes(core: Core, dns: Dns, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   // Sender domains are an ADMIN's business (a MEMBER sends from them, but does not add or remove them).
   const secret = guards.key('secret', { role: 'ADMIN' });
   // A GET, but the check stores its outcome (status, record flags): a write for a disabled project.
   const secretWrite = guards.key('secret', { access: 'write', role: 'ADMIN' });
-  const present = (d: Domain) => presentDomain(d, app.config.hostname);
+  const present = (d: Domain) => presentDomain(d, core.config.hostname);
 
   router.post('/domains', describe({ summary: 'Register a sender domain', body: 'domain-create', answers: { 201: 'Domain' } }), secret, async (ctx) => {
     const { domain } = validate<{ domain: string }>('domain-create', ctx.state.body);
     ctx.status = 201;
-    ctx.body = present(await registerDomain(app, projectOf(ctx).id, domain));
+    ctx.body = present(await registerDomain(core, projectOf(ctx).id, domain));
   });
 
-  const list = (projectId: string) => ({ data: listProjectDomains(app.db, projectId).map(present) });
+  const list = (projectId: string) => ({ data: listProjectDomains(core.db, projectId).map(present) });
 
   router.get('/domains', describe({ summary: "The project's sender domains (as /domains/project/{projectId})", answers: { 200: 'DomainList' } }), secret, (ctx) => {
     ctx.body = list(projectOf(ctx).id);
@@ -36,11 +37,11 @@ export function domainRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   });
 
   router.get('/domains/:id/verify', describe({ summary: 'Check the DNS records now', answers: { 200: 'Domain' } }), secretWrite, async (ctx) => {
-    ctx.body = present(await verifyDomain(app, projectOf(ctx).id, ctx.params.id!));
+    ctx.body = present(await verifyDomain(core, dns, projectOf(ctx).id, ctx.params.id!));
   });
 
   router.delete('/domains/:id', describe({ summary: 'Remove a sender domain', answers: { 204: null } }), secret, (ctx) => {
-    deleteDomain(app, projectOf(ctx).id, ctx.params.id!);
+    deleteDomain(core, projectOf(ctx).id, ctx.params.id!);
     ctx.status = 204;
   });
 

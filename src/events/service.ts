@@ -2,7 +2,7 @@ import type { StoredEvent } from '../bus/bus.js';
 import type { ContactData } from '../contacts/data.js';
 import { getContact, upsertContact } from '../contacts/service.js';
 import type { Contact } from '../contacts/store.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { badRequest } from '../errors.js';
 import type { KeyKind } from '../projects/keys.js';
 import { eventData } from './data.js';
@@ -23,23 +23,23 @@ export interface TrackInput {
  * contact. With the public key, `subscribed: true` does not undo an unsubscribe the contact, a
  * bounce or a complaint made: the event is recorded and the subscription stays.
  */
-export function trackEvent(ctx: Ctx, projectId: string, input: TrackInput, requestedBy: KeyKind): Promise<{ contact: Contact; event: StoredEvent }> {
+export function trackEvent(core: Core, projectId: string, input: TrackInput, requestedBy: KeyKind): Promise<{ contact: Contact; event: StoredEvent }> {
   const name = trackedEventName(input.event);
-  return groupCommit(ctx.bus)(() => {
+  return groupCommit(core.bus)(() => {
     const { email, subscribed, data } = input;
-    const { contact } = upsertContact(ctx, projectId, { email, subscribed, data, requestedBy }, true);
-    const event = ctx.bus.emit({ projectId, name, contactId: contact.id, data: eventData(input.data) });
+    const { contact } = upsertContact(core, projectId, { email, subscribed, data, requestedBy }, true);
+    const event = core.bus.emit({ projectId, name, contactId: contact.id, data: eventData(input.data) });
     return { contact, event };
   });
 }
 
 /** Every event of a contact of this project, newest first (404 for another project's contact). */
-export function eventsOfContact(ctx: Ctx, projectId: string, contactId: string, limit: number): EventRecord[] {
-  return listContactEvents(ctx.db, projectId, getContact(ctx, projectId, contactId).id, limit);
+export function eventsOfContact(core: Core, projectId: string, contactId: string, limit: number): EventRecord[] {
+  return listContactEvents(core.db, projectId, getContact(core, projectId, contactId).id, limit);
 }
 
 /** Deletes every event of the name; the service's own names are history and stay. */
-export function deleteEventName(ctx: Ctx, projectId: string, name: string): { deleted: number } {
+export function deleteEventName(core: Core, projectId: string, name: string): { deleted: number } {
   if (isReservedEventName(name)) throw badRequest(`"${name}" is an event the service emits and cannot be deleted`, 'Delete events you tracked yourself');
-  return { deleted: deleteEventsNamed(ctx.db, projectId, name) };
+  return { deleted: deleteEventsNamed(core.db, projectId, name) };
 }

@@ -2,7 +2,9 @@ import Koa from 'koa';
 import type { Router } from '@koa/router';
 import { loadConsole } from '../console/files.js';
 import { serveConsole } from '../console/serve.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { Admission } from './admission.js';
 import { requestMetrics } from '../metrics/http.js';
 import type { Module } from '../module.js';
 import { errorEnvelope } from './error-envelope.js';
@@ -12,16 +14,16 @@ import type { ApiState } from './state.js';
 import { systemRoutes } from './system-routes.js';
 
 /** The console's files, the system routes, then the routes of every module; `extra` routers are mounted after them (the test hooks). */
-export function createHttpApp(app: Ctx, modules: Module[], extra: Router<ApiState>[] = []): Koa<ApiState> {
+export function createHttpApp(core: Core, parts: { metrics: Metrics; admission: Admission }, modules: Module[], extra: Router<ApiState>[] = []): Koa<ApiState> {
   const koa = new Koa<ApiState>({ proxy: false });
   koa.silent = true; // errors are logged by the envelope middleware, once
-  const guards = createGuards(app);
-  koa.use(requestMetrics(app.metrics));
+  const guards = createGuards(core, parts.admission);
+  koa.use(requestMetrics(parts.metrics));
   koa.use(requestId);
-  koa.use(errorEnvelope(app.log));
+  koa.use(errorEnvelope(core.log));
   koa.use(serveConsole(loadConsole()));
   const routers: Router<ApiState>[] = [];
-  routers.push(systemRoutes(app, () => routers), ...modules.flatMap((m) => (m.routes ? [m.routes(app, guards)] : [])), ...extra);
+  routers.push(systemRoutes(core, parts.metrics, () => routers), ...modules.flatMap((m) => (m.routes ? [m.routes(guards)] : [])), ...extra);
   for (const router of routers) {
     koa.use(router.routes());
     koa.use(router.allowedMethods());

@@ -1,13 +1,13 @@
 import compose from 'koa-compose';
 import type { Middleware } from 'koa';
 import type { Role } from '../accounts/roles.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { markGuard } from '../openapi/describe.js';
 import type { KeyKind } from '../projects/keys.js';
 import { isAdminRequest } from './admin.js';
 import { requireKey, type Access } from './auth.js';
 import { idempotency } from './idempotency.js';
-import { admitRequest } from './admission.js';
+import { admitRequest, type Admission } from './admission.js';
 import { jsonBody, MB } from './json-body.js';
 import { bySession, requireSessionRole, requireUser } from './session-auth.js';
 import { projectOf, type ApiState } from './state.js';
@@ -37,37 +37,37 @@ export interface Guards {
   session(): Middleware<ApiState>;
 }
 
-export function createGuards(ctx: Ctx): Guards {
+export function createGuards(core: Core, admission: Admission): Guards {
   // answers carry the RateLimit-* headers; a refusal is 429 with Retry-After
   const limit: Middleware<ApiState> = async (c, next) => {
-    c.set(admitRequest(ctx.admission, projectOf(c).id));
+    c.set(admitRequest(admission, projectOf(c).id));
     await next();
   };
   const memo = <T>(cache: Map<string, T>, id: string, make: () => T): T => cache.get(id) ?? cache.set(id, make()).get(id)!;
   const checks = new Map<string, Middleware<ApiState>>();
-  const deps = { db: ctx.db, clock: ctx.clock, config: ctx.config };
+  const deps = { db: core.db, clock: core.clock, config: core.config };
   /** Public routes: the public key. Secret routes: the secret key, or a session (cookie, and no Authorization header). */
   const authCheck = (kind: KeyKind, access: Access, role: Role) =>
     memo(checks, `${kind}:${access}:${role}`, () => {
-      const byKey = requireKey(ctx.db, kind, access);
+      const byKey = requireKey(core.db, kind, access);
       if (kind === 'public') return byKey;
       const bySessionRole = requireSessionRole(deps, role, access);
       return (c, next) => (bySession(c) ? bySessionRole(c, next) : byKey(c, next));
     });
-  const idem = idempotency(ctx.db, ctx.clock);
+  const idem = idempotency(core.db, core.clock);
   const bodies = new Map<string, Middleware<ApiState>>();
   const body = (size: number) => memo(bodies, String(size), () => jsonBody(size));
   return {
     key: (kind, opts = {}) => {
       const bodyLimit = opts.bodyLimit ?? MB;
       const role = opts.role ?? 'MEMBER';
-      const reader = opts.heavyOver ? jsonBody(bodyLimit, { over: opts.heavyOver, gate: ctx.admission.heavy }) : body(bodyLimit);
+      const reader = opts.heavyOver ? jsonBody(bodyLimit, { over: opts.heavyOver, gate: admission.heavy }) : body(bodyLimit);
       const chain = [authCheck(kind, opts.access ?? 'by-method', role), limit];
       if (opts.json !== false) chain.push(reader);
       if (opts.idempotent) chain.push(idem);
       const guarded = compose(chain);
       const guard: Middleware<ApiState> = opts.adminToken
-        ? (c, next) => (isAdminRequest(ctx.config.adminToken, c.get('Authorization')) ? next() : guarded(c, next))
+        ? (c, next) => (isAdminRequest(core.config.adminToken, c.get('Authorization')) ? next() : guarded(c, next))
         : guarded;
       return markGuard(guard, { kind, idempotent: !!opts.idempotent, role: kind === 'secret' ? role : null, adminToken: !!opts.adminToken });
     },

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Clock } from '../clock.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { recurring, scheduleRecurring } from '../jobs/recurring.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { ApiError, FlatError } from '../errors.js';
@@ -53,7 +53,7 @@ const SWEEP_JOB = 'sweep.idempotency';
 const SWEEP_EVERY_MS = 60 * 60_000;
 
 /** Expired claims are removed every hour. */
-export function idempotencyJobs(runner: JobRunner, ctx: Ctx): void {
-  runner.register(SWEEP_JOB, recurring(ctx.clock, SWEEP_EVERY_MS, () => void sweepKeys(ctx.db, ctx.clock.now())));
-  scheduleRecurring(ctx.jobs, SWEEP_JOB, ctx.clock.now() + SWEEP_EVERY_MS);
+export function idempotencyJobs(runner: JobRunner, core: Core): void {
+  runner.register(SWEEP_JOB, recurring(core.clock, SWEEP_EVERY_MS, () => void sweepKeys(core.db, core.clock.now())));
+  scheduleRecurring(core.jobs, SWEEP_JOB, core.clock.now() + SWEEP_EVERY_MS);
 }

@@ -1,6 +1,7 @@
 import { Router } from '@koa/router';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { ApiError } from '../errors.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { describe } from '../openapi/describe.js';
 import { openApiDocument } from '../openapi/document.js';
 import { postmillVersion } from '../runtime/version.js';
@@ -9,7 +10,7 @@ import { invalidKey } from './auth.js';
 import type { ApiState } from './state.js';
 
 /** /health, /openapi.json (of `routers`, read when first asked: the list is complete by then) and /metrics. */
-export function systemRoutes(app: Ctx, routers: () => Router<ApiState>[]): Router<ApiState> {
+export function systemRoutes(core: Core, metrics: Metrics, routers: () => Router<ApiState>[]): Router<ApiState> {
   const router = new Router<ApiState>();
   let document: string | null = null;
 
@@ -18,12 +19,12 @@ export function systemRoutes(app: Ctx, routers: () => Router<ApiState>[]): Route
     describe({ summary: 'Liveness: answers while the daemon serves', description: 'No key needed; with the adminToken the answer also names the version.', answers: { 200: 'Health' } }),
     (ctx) => {
       // The version tells an attacker which flaws to try: only the operator gets it.
-      ctx.body = isAdminRequest(app.config.adminToken, ctx.get('Authorization')) ? { status: 'ok', version: postmillVersion() } : { status: 'ok' };
+      ctx.body = isAdminRequest(core.config.adminToken, ctx.get('Authorization')) ? { status: 'ok', version: postmillVersion() } : { status: 'ok' };
     },
   );
 
   router.get('/openapi.json', describe({ summary: 'This OpenAPI 3.1 document', answers: { 200: { type: 'application/json' } } }), (ctx) => {
-    document ??= JSON.stringify(openApiDocument(routers(), app.config.publicUrl));
+    document ??= JSON.stringify(openApiDocument(routers(), core.config.publicUrl));
     ctx.type = 'application/json';
     ctx.body = document;
   });
@@ -37,10 +38,10 @@ export function systemRoutes(app: Ctx, routers: () => Router<ApiState>[]): Route
       answers: { 200: { type: 'text/plain' } },
     }),
     async (ctx) => {
-      if (!app.config.adminToken) throw new ApiError(404, 'NOT_FOUND', 'GET /metrics is off: set adminToken to turn it on');
-      if (!isAdminRequest(app.config.adminToken, ctx.get('Authorization'))) throw invalidKey('GET /metrics needs the admin token');
-      ctx.type = app.metrics.registry.contentType;
-      ctx.body = await app.metrics.scrape();
+      if (!core.config.adminToken) throw new ApiError(404, 'NOT_FOUND', 'GET /metrics is off: set adminToken to turn it on');
+      if (!isAdminRequest(core.config.adminToken, ctx.get('Authorization'))) throw invalidKey('GET /metrics needs the admin token');
+      ctx.type = metrics.registry.contentType;
+      ctx.body = await metrics.scrape();
     },
   );
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { headerSectionRefusal } from './header-section.js';
 import { PerClientConnections } from '../net/connection-caps.js';
 import { listenSmtp } from '../net/listen.js';
@@ -27,12 +27,12 @@ const routes = new WeakMap<SMTPServerSession, InboundRoute>();
  * Postmill's inbound SMTP listener: accepts mail only for its projects' domains (never a relay),
  * stores each message and its processing job in one transaction, then answers 250.
  */
-export async function startInbound(app: Ctx): Promise<InboundListener> {
-  const { smtp } = app.config;
+export async function startInbound(core: Core): Promise<InboundListener> {
+  const { smtp } = core.config;
   const perClient = new PerClientConnections(smtp.maxPerClient);
-  const tls = await tlsMaterial(app);
+  const tls = await tlsMaterial(core);
   const server = new SMTPServer({
-    name: app.config.hostname,
+    name: core.config.hostname,
     banner: 'Postmill',
     // Every lookup goes through dns.servers; the client's PTR is not needed for any verdict.
     disableReverseLookup: true,
@@ -53,7 +53,7 @@ export async function startInbound(app: Ctx): Promise<InboundListener> {
     },
     onRcptTo(address, session, callback) {
       if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) return callback(smtpError(452, '4.5.3 Too many recipients'));
-      const route = routeRecipient(app.db, address.address);
+      const route = routeRecipient(core.db, address.address);
       if (!route) return callback(smtpError(550, '5.7.1 Relaying denied: this server does not accept mail for that domain'));
       const current = routes.get(session);
       if (current && current.projectId !== route.projectId) {
@@ -71,8 +71,8 @@ export async function startInbound(app: Ctx): Promise<InboundListener> {
           const refusal = headerSectionRefusal(raw);
           if (refusal) return callback(smtpError(552, `5.3.4 ${refusal}`));
           const id = randomUUID();
-          app.bus.tx(() => {
-            insertInbound(app.db, {
+          core.bus.tx(() => {
+            insertInbound(core.db, {
               id,
               projectId: route.projectId,
               mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
@@ -80,21 +80,21 @@ export async function startInbound(app: Ctx): Promise<InboundListener> {
               remoteIp: session.remoteAddress,
               helo: session.hostNameAppearsAs ?? '',
               raw,
-              createdAt: app.clock.now(),
+              createdAt: core.clock.now(),
               processedAt: null,
             });
-            app.jobs.enqueue(INBOUND_JOB, { id }, { projectId: route.projectId, uniqueKey: `inbound:${id}` });
+            core.jobs.enqueue(INBOUND_JOB, { id }, { projectId: route.projectId, uniqueKey: `inbound:${id}` });
           });
           callback(null, `2.0.0 Queued as ${id}`);
         },
         (err: unknown) => {
-          app.log.error('inbound message not stored', { error: String(err) });
+          core.log.error('inbound message not stored', { error: String(err) });
           callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
         },
       );
     },
   });
-  const { port } = await listenSmtp(server, smtp.port, smtp.host, 'smtp', (err) => app.log.warn('smtp listener error', { error: err.message }));
+  const { port } = await listenSmtp(server, smtp.port, smtp.host, 'smtp', (err) => core.log.warn('smtp listener error', { error: err.message }));
   return {
     address: `${smtp.host}:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

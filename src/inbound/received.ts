@@ -1,6 +1,6 @@
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { iso } from '../clock.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { upsertContact } from '../contacts/service.js';
 import { domainOfAddress } from '../domains/name.js';
 import { unpackedMessage } from '../emails/packing.js';
@@ -13,6 +13,7 @@ import { escapeHtml } from '../templates/render.js';
 import { checkAuth, type AuthVerdicts, type Verdict } from './verdicts.js';
 import { parseEmailAddress } from '../addresses/email.js';
 import { newEmailId } from '../emails/ids.js';
+import type { Dns } from '../dns/resolver.js';
 
 const addresses = (field: AddressObject | AddressObject[] | undefined): string[] =>
   (Array.isArray(field) ? field : field ? [field] : []).flatMap((a) => a.value.map((v) => v.address ?? '')).filter(Boolean);
@@ -75,39 +76,39 @@ interface ReceiveOptions {
  * record, and email.received carries every field of the spec with SPF, DKIM and DMARC verdicts.
  * A message the parser refuses (too many parts, an oversized header block) is recorded without content.
  */
-export async function receive(ctx: Ctx, msg: InboundMessage, opts: ReceiveOptions): Promise<void> {
+export async function receive(core: Core, dns: Dns, msg: InboundMessage, opts: ReceiveOptions): Promise<void> {
   const content = await simpleParser(msg.raw, { skipImageLinks: true, maxHtmlLengthToParse: 5 * 1024 * 1024 }).then(
     (parsed) => contentOf(parsed, msg),
     (err: unknown) => unreadable(msg, `The message could not be parsed: ${reasonOf(err)}`),
   );
-  const { spamd, clamd } = ctx.config.scanners;
+  const { spamd, clamd } = core.config.scanners;
   const [verdicts, spam, virus] = await Promise.all([
-    checkAuth(msg.raw, { ip: msg.remoteIp, helo: msg.helo, sender: msg.mailFrom, mta: ctx.config.hostname, dns: ctx.dns }),
+    checkAuth(msg.raw, { ip: msg.remoteIp, helo: msg.helo, sender: msg.mailFrom, mta: core.config.hostname, dns }),
     spamd ? spamVerdict(spamd, msg.raw) : ('DISABLED' as const),
     clamd ? virusVerdict(clamd, msg.raw) : ('DISABLED' as const),
   ]);
-  recordReceived(ctx, msg, content, { ...verdicts, spamVerdict: spam, virusVerdict: virus }, opts);
+  recordReceived(core, msg, content, { ...verdicts, spamVerdict: spam, virusVerdict: virus }, opts);
 }
 
 /** The last resort when processing failed for good: the message is recorded as received, unread, with the reason. */
-export function receiveUnprocessed(ctx: Ctx, msg: InboundMessage, reason: string, startedAt: number): void {
+export function receiveUnprocessed(core: Core, msg: InboundMessage, reason: string, startedAt: number): void {
   const failed = 'PROCESSING_FAILED' as const;
   const verdicts = { spfVerdict: failed, dkimVerdict: failed, dmarcVerdict: failed, spamVerdict: failed, virusVerdict: failed };
-  recordReceived(ctx, msg, unreadable(msg, reason), verdicts, { autoReply: false, startedAt });
+  recordReceived(core, msg, unreadable(msg, reason), verdicts, { autoReply: false, startedAt });
 }
 
 type Verdicts = AuthVerdicts & { spamVerdict: Verdict; virusVerdict: Verdict };
 
-function recordReceived(ctx: Ctx, msg: InboundMessage, content: Content, verdicts: Verdicts, opts: ReceiveOptions): void {
-  const messageId = content.messageId ?? `<${msg.id}@${ctx.config.hostname}>`;
-  const now = ctx.clock.now();
+function recordReceived(core: Core, msg: InboundMessage, content: Content, verdicts: Verdicts, opts: ReceiveOptions): void {
+  const messageId = content.messageId ?? `<${msg.id}@${core.config.hostname}>`;
+  const now = core.clock.now();
   const emailId = newEmailId(now);
-  ctx.bus.tx(() => {
+  core.bus.tx(() => {
     // the sender as the API would store it (punycode domain): one contact however the address was written
     const sender = parseEmailAddress(content.fromAddress)?.address;
-    const contact = sender ? upsertContact(ctx, msg.projectId, { email: sender }, false).contact : null;
+    const contact = sender ? upsertContact(core, msg.projectId, { email: sender }, false).contact : null;
     insertEmail(
-      ctx.db,
+      core.db,
       newEmailRecord(
         {
           id: emailId,
@@ -130,7 +131,7 @@ function recordReceived(ctx: Ctx, msg: InboundMessage, content: Content, verdict
       ),
       unpackedMessage(msg.raw),
     );
-    ctx.bus.emit({
+    core.bus.emit({
       projectId: msg.projectId,
       name: EMAIL_EVENTS.received,
       contactId: contact?.id ?? null,
@@ -157,6 +158,6 @@ function recordReceived(ctx: Ctx, msg: InboundMessage, content: Content, verdict
       at: now,
     });
     // The email record now holds the raw message; the inbound row keeps only what happened.
-    markProcessed(ctx.db, msg.id, opts.autoReply ? 'auto-reply' : 'received', emailId, now, { dropRaw: true });
+    markProcessed(core.db, msg.id, opts.autoReply ? 'auto-reply' : 'received', emailId, now, { dropRaw: true });
   });
 }

@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import { iso } from '../clock.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { foundOr404, notFound } from '../errors.js';
 import type { Guards } from '../http/guards.js';
 import { projectOf, type ApiState } from '../http/state.js';
@@ -14,7 +14,7 @@ import { findPublicKey, getProject } from './store.js';
  * the console) on its own project only. `/settings/keys` and `/settings/tracking`: the project's
  * own keys and tracking, an ADMIN's business.
  */
-export function projectRoutes(app: Ctx, guards: Guards): Router<ApiState> {
+export function projectRoutes(core: Core, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const admin = guards.key('secret', { role: 'ADMIN' });
 
@@ -25,7 +25,7 @@ export function projectRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     async (ctx, next) => {
       // without a project the admin token passed
       if (ctx.state.project && projectOf(ctx).id !== ctx.params.id) throw notFound('Project');
-      const keys = rotateKeys(app.db, app.clock, ctx.params.id!);
+      const keys = rotateKeys(core.db, core.clock, ctx.params.id!);
       if (!keys) throw notFound('Project');
       ctx.body = keys;
       await next();
@@ -37,13 +37,13 @@ export function projectRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     describe({ summary: 'The public key', description: 'The public key and when the keys were made; the secret key is shown only when it is made', answers: { 200: 'KeySettings' } }),
     admin,
     (ctx) => {
-      const keys = foundOr404(findPublicKey(app.db, projectOf(ctx).id), 'Project keys');
+      const keys = foundOr404(findPublicKey(core.db, projectOf(ctx).id), 'Project keys');
       ctx.body = { publicKey: keys.publicKey, createdAt: iso(keys.createdAt) };
     },
   );
 
   router.get('/settings/tracking', describe({ summary: 'Tracking settings', answers: { 200: 'TrackingSettings' } }), admin, (ctx) => {
-    ctx.body = { trackTransactional: foundOr404(getProject(app.db, projectOf(ctx).id), 'Project').trackTransactional };
+    ctx.body = { trackTransactional: foundOr404(getProject(core.db, projectOf(ctx).id), 'Project').trackTransactional };
   });
 
   router.patch(
@@ -52,7 +52,7 @@ export function projectRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     admin,
     (ctx) => {
       const { trackTransactional } = validate<{ trackTransactional: boolean }>('tracking-settings', ctx.state.body);
-      const project = foundOr404(setProjectTracking(app.db, app.clock, projectOf(ctx).id, trackTransactional), 'Project');
+      const project = foundOr404(setProjectTracking(core.db, core.clock, projectOf(ctx).id, trackTransactional), 'Project');
       ctx.body = { trackTransactional: project.trackTransactional };
     },
   );

@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import { presentContact } from '../contacts/present.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { FlatError } from '../errors.js';
 import type { Guards } from '../http/guards.js';
 import { requireFlat } from '../http/flat-required.js';
@@ -24,6 +24,7 @@ import {
   type SegmentInput,
   type SegmentPatch,
 } from './service.js';
+import type { Usages } from '../usage/usages.js';
 
 /** The spec's flat 400 for an object body (or none) without a name, or a DYNAMIC one without a condition. */
 function assertRequiredPresent(raw: unknown): void {
@@ -37,12 +38,12 @@ function assertRequiredPresent(raw: unknown): void {
 /** How POST /segments says whether memberCount was counted (the body stays exactly a Segment, as the spec has it). */
 export const MEMBER_COUNT_HEADER = 'X-Postmill-Member-Count';
 
-export function segmentRoutes(app: Ctx, guards: Guards): Router<ApiState> {
+export function segmentRoutes(core: Core, usage: Usages, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
 
   router.get('/segments', describe({ summary: 'List segments', answers: { 200: 'SegmentList' } }), secret, (ctx) => {
-    ctx.body = { data: listSegments(app, projectOf(ctx).id).map(presentSegment) };
+    ctx.body = { data: listSegments(core, projectOf(ctx).id).map(presentSegment) };
   });
 
   router.post(
@@ -57,7 +58,7 @@ export function segmentRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     async (ctx) => {
       assertRequiredPresent(ctx.state.body);
       const input = validate<SegmentInput>('segment-create', ctx.state.body);
-      const { segment, counted } = await createCountedSegment(app, projectOf(ctx).id, input);
+      const { segment, counted } = await createCountedSegment(core, projectOf(ctx).id, input);
       ctx.status = 201;
       ctx.set(MEMBER_COUNT_HEADER, counted ? 'counted' : 'queued');
       ctx.body = presentSegment(segment);
@@ -65,41 +66,41 @@ export function segmentRoutes(app: Ctx, guards: Guards): Router<ApiState> {
   );
 
   router.get('/segments/:id', describe({ summary: 'A segment with its cached member count', answers: { 200: 'Segment' } }), secret, (ctx) => {
-    ctx.body = presentSegment(getSegment(app, projectOf(ctx).id, ctx.params.id!));
+    ctx.body = presentSegment(getSegment(core, projectOf(ctx).id, ctx.params.id!));
   });
 
   router.patch('/segments/:id', describe({ summary: 'Change a segment', body: 'segment-patch', answers: { 200: 'Segment' } }), secret, (ctx) => {
     const patch = validate<SegmentPatch>('segment-patch', ctx.state.body ?? {});
-    ctx.body = presentSegment(patchSegment(app, projectOf(ctx).id, ctx.params.id!, patch));
+    ctx.body = presentSegment(patchSegment(core, usage, projectOf(ctx).id, ctx.params.id!, patch));
   });
 
   router.delete('/segments/:id', describe({ summary: 'Delete a segment nothing uses', answers: { 204: null } }), secret, (ctx) => {
-    deleteSegment(app, projectOf(ctx).id, ctx.params.id!);
+    deleteSegment(core, usage, projectOf(ctx).id, ctx.params.id!);
     ctx.status = 204;
   });
 
   router.get('/segments/:id/contacts', describe({ summary: 'A page of members (live for dynamic segments)', query: ['page', 'pageSize'], answers: { 200: 'SegmentContacts' } }), secret, async (ctx) => {
     const { page, pageSize, offset } = pageParams(ctx.query);
-    const found = await segmentContacts(app, projectOf(ctx).id, ctx.params.id!, { offset, limit: pageSize });
+    const found = await segmentContacts(core, projectOf(ctx).id, ctx.params.id!, { offset, limit: pageSize });
     ctx.body = pageResult(found.contacts.map(presentContact), found.total, page, pageSize);
   });
 
   router.post('/segments/:id/members', describe({ summary: 'Add members to a static segment', body: 'segment-members', answers: { 200: 'SegmentMembersAdded' } }), secret, (ctx) => {
     const input = validate<MembersInput>('segment-members', ctx.state.body);
-    ctx.body = addMembers(app, projectOf(ctx).id, ctx.params.id!, input);
+    ctx.body = addMembers(core, projectOf(ctx).id, ctx.params.id!, input);
   });
 
   router.delete('/segments/:id/members', describe({ summary: 'Remove members from a static segment', body: 'segment-members', answers: { 200: 'SegmentMembersRemoved' } }), secret, (ctx) => {
     const { emails } = validate<MembersInput>('segment-members', ctx.state.body);
-    ctx.body = removeMembers(app, projectOf(ctx).id, ctx.params.id!, emails);
+    ctx.body = removeMembers(core, projectOf(ctx).id, ctx.params.id!, emails);
   });
 
   router.post('/segments/:id/compute', describe({ summary: 'Record the membership of a tracked segment now (entry and exit events)', answers: { 200: 'SegmentComputed' } }), secret, async (ctx) => {
-    ctx.body = await computeSegment(app, projectOf(ctx).id, ctx.params.id!);
+    ctx.body = await computeSegment(core, projectOf(ctx).id, ctx.params.id!);
   });
 
   router.post('/segments/:id/refresh', describe({ summary: 'Count the members now', answers: { 200: 'SegmentCount' } }), secret, async (ctx) => {
-    ctx.body = await refreshSegment(app, projectOf(ctx).id, ctx.params.id!);
+    ctx.body = await refreshSegment(core, projectOf(ctx).id, ctx.params.id!);
   });
 
   return router;

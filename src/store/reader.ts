@@ -142,9 +142,6 @@ export function inlineReader(db: Db): Reader {
   };
 }
 
-/** The context's reader, or reads on the calling thread where none was started. */
-export const readerOf = (ctx: { db: Db; reader?: Reader }): Reader => ctx.reader ?? inlineReader(ctx.db);
-
 /** What a read is for: answering a request, or a background job (which may take longer). */
 export type ReadPurpose = 'request' | 'job';
 

@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import type { Guards } from '../http/guards.js';
 import { cursorLimit, decodeCursor } from '../http/pagination.js';
 import { projectOf, type ApiState } from '../http/state.js';
@@ -15,7 +15,7 @@ function reasonParam(raw: unknown): SuppressionReason | null {
   throw badRequest('"reason" must be bounce or complaint', 'Unsubscribed contacts are not suppressions: list them with GET /contacts?subscribed=false');
 }
 
-export function suppressionRoutes(app: Ctx, guards: Guards): Router<ApiState> {
+export function suppressionRoutes(core: Core, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
 
   router.get(
@@ -24,7 +24,7 @@ export function suppressionRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     guards.key('secret'),
     async (ctx) => {
       const search = typeof ctx.query.search === 'string' && ctx.query.search !== '' ? ctx.query.search : null;
-      ctx.body = await listSuppressions(app, projectOf(ctx).id, {
+      ctx.body = await listSuppressions(core, projectOf(ctx).id, {
         limit: cursorLimit(ctx.query.limit),
         cursor: decodeCursor(ctx.query.cursor),
         search,
@@ -38,7 +38,7 @@ export function suppressionRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     describe({ summary: 'Removed suppressions with who removed each, when and why', query: ['limit', 'cursor'], answers: { 200: 'SuppressionRemovalPage' } }),
     guards.key('secret'),
     (ctx) => {
-      ctx.body = suppressionRemovals(app.db, projectOf(ctx).id, decodeCursor(ctx.query.cursor), cursorLimit(ctx.query.limit));
+      ctx.body = suppressionRemovals(core.db, projectOf(ctx).id, decodeCursor(ctx.query.cursor), cursorLimit(ctx.query.limit));
     },
   );
 
@@ -49,7 +49,7 @@ export function suppressionRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     (ctx) => {
       const { reason } = validate<{ reason: string }>('suppression-remove', ctx.state.body);
       const who = ctx.state.user?.email ?? 'secret key';
-      ctx.body = presentRemoval(unsuppress(app, projectOf(ctx).id, ctx.params.email!, who, reason.trim()));
+      ctx.body = presentRemoval(unsuppress(core, projectOf(ctx).id, ctx.params.email!, who, reason.trim()));
     },
   );
 

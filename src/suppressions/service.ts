@@ -6,7 +6,7 @@ import { iso, type Clock } from '../clock.js';
 import { badRequest, notFound } from '../errors.js';
 import { encodeCursor, type CursorPosition } from '../http/pagination.js';
 import type { Db } from '../store/db.js';
-import { readerOf, readFor, type Reader } from '../store/reader.js';
+import { readFor, type Reader } from '../store/reader.js';
 import type { Config } from '../config.js';
 import { sql } from '../store/db.js';
 import { listRemovals, removeSuppression, suppressionPageQuery, toSuppression, type SuppressionReason, type SuppressionRemoval, type SuppressionRow } from './store.js';
@@ -31,10 +31,10 @@ function afterOf(cursor: CursorPosition | null): { at: number; email: string } |
  * connection; a search or a reason filter may scan the project's suppressions to fill a page, so
  * it runs on a reader thread within a request's budget.
  */
-export async function listSuppressions(deps: { db: Db; reader?: Reader; config: Config }, projectId: string, q: SuppressionListQuery) {
+export async function listSuppressions(deps: { db: Db; reader: Reader; config: Config }, projectId: string, q: SuppressionListQuery) {
   const { text, params } = suppressionPageQuery(projectId, { reason: q.reason, search: q.search?.toLowerCase() ?? null, after: afterOf(q.cursor), limit: q.limit + 1 });
   const filtered = q.search !== null || q.reason !== null;
-  const rows = filtered ? await readerOf(deps).all<SuppressionRow>(readFor(deps.config, projectId, 'request'), text, params) : (sql(deps.db, text).all(...params) as SuppressionRow[]);
+  const rows = filtered ? await deps.reader.all<SuppressionRow>(readFor(deps.config, projectId, 'request'), text, params) : (sql(deps.db, text).all(...params) as SuppressionRow[]);
   const hasMore = rows.length > q.limit;
   const page = rows.slice(0, q.limit).map(toSuppression);
   const last = page[page.length - 1];

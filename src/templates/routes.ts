@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import type { Guards } from '../http/guards.js';
 import { pageParams, pageResult, sortParams } from '../http/pagination.js';
 import { requireFlat } from '../http/flat-required.js';
@@ -13,8 +13,11 @@ import { presentTemplate } from './present.js';
 import { previewTemplate, type PreviewInput } from './preview.js';
 import { createTemplate, deleteTemplate, duplicateTemplate, getTemplate, patchTemplate, testTemplate, usageOfTemplate, type TemplateInput, type TemplatePatch } from './service.js';
 import { TEMPLATE_TYPES } from './store.js';
+import type { Pools } from '../threads/pool.js';
+import type { ComposeOps } from '../compose/compose-ops.js';
+import type { Usages } from '../usage/usages.js';
 
-export function templateRoutes(app: Ctx, guards: Guards): Router<ApiState> {
+export function templateRoutes(core: Core, { threads, usage }: { threads: Pools<ComposeOps>; usage: Usages }, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
   // a POST that stores nothing: a disabled project may preview
@@ -28,7 +31,7 @@ export function templateRoutes(app: Ctx, guards: Guards): Router<ApiState> {
       const { page, pageSize, offset } = pageParams(ctx.query);
       const { sort, dir } = sortParams(ctx.query, ['name', 'createdAt', 'updatedAt'] as const, 'createdAt');
       const search = typeof ctx.query.search === 'string' && ctx.query.search !== '' ? ctx.query.search : null;
-      const found = listTemplates(app.db, projectOf(ctx).id, { offset, pageSize, type: enumQuery(ctx.query.type, TEMPLATE_TYPES, 'template type'), search, sort, dir });
+      const found = listTemplates(core.db, projectOf(ctx).id, { offset, pageSize, type: enumQuery(ctx.query.type, TEMPLATE_TYPES, 'template type'), search, sort, dir });
       ctx.body = pageResult(found.data.map(presentTemplate), found.total, page, pageSize);
     },
   );
@@ -37,7 +40,7 @@ export function templateRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     requireFlat(ctx.state.body, ['name', 'subject', 'body', 'from']);
     const input = validate<TemplateInput>('template-create', ctx.state.body);
     ctx.status = 201;
-    ctx.body = presentTemplate(createTemplate(app, projectOf(ctx).id, input));
+    ctx.body = presentTemplate(createTemplate(core, projectOf(ctx).id, input));
   });
 
   router.post(
@@ -51,27 +54,27 @@ export function templateRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     }),
     secretRead,
     async (ctx) => {
-      ctx.body = await previewTemplate(app, projectOf(ctx).id, validate<PreviewInput>('template-preview', ctx.state.body));
+      ctx.body = await previewTemplate(core.db, threads, projectOf(ctx).id, validate<PreviewInput>('template-preview', ctx.state.body));
     },
   );
 
   router.get('/templates/:id', describe({ summary: 'One template', answers: { 200: 'Template' } }), secret, (ctx) => {
-    ctx.body = presentTemplate(getTemplate(app, projectOf(ctx).id, ctx.params.id!));
+    ctx.body = presentTemplate(getTemplate(core, projectOf(ctx).id, ctx.params.id!));
   });
 
   router.patch('/templates/:id', describe({ summary: 'Change a template', body: 'template-patch', answers: { 200: 'Template' } }), secret, (ctx) => {
     const patch = validate<TemplatePatch>('template-patch', ctx.state.body ?? {});
-    ctx.body = presentTemplate(patchTemplate(app, projectOf(ctx).id, ctx.params.id!, patch));
+    ctx.body = presentTemplate(patchTemplate(core, projectOf(ctx).id, ctx.params.id!, patch));
   });
 
   router.delete('/templates/:id', describe({ summary: 'Delete a template', answers: { 204: null } }), secret, (ctx) => {
-    deleteTemplate(app, projectOf(ctx).id, ctx.params.id!);
+    deleteTemplate(core, usage, projectOf(ctx).id, ctx.params.id!);
     ctx.status = 204;
   });
 
   router.post('/templates/:id/duplicate', describe({ summary: 'Copy a template', answers: { 201: 'CreatedId' } }), secret, (ctx) => {
     ctx.status = 201;
-    ctx.body = { id: duplicateTemplate(app, projectOf(ctx).id, ctx.params.id!).id };
+    ctx.body = { id: duplicateTemplate(core, projectOf(ctx).id, ctx.params.id!).id };
   });
 
   router.post(
@@ -80,12 +83,12 @@ export function templateRoutes(app: Ctx, guards: Guards): Router<ApiState> {
     secret,
     async (ctx) => {
       const { email } = validate<{ email: string }>('test-send', ctx.state.body);
-      ctx.body = testSendAnswer(await testTemplate(app, projectOf(ctx).id, ctx.params.id!, email));
+      ctx.body = testSendAnswer(await testTemplate(core, threads, projectOf(ctx).id, ctx.params.id!, email));
     },
   );
 
   router.get('/templates/:id/usage', describe({ summary: 'Where a template is used', answers: { 200: 'TemplateUsage' } }), secret, (ctx) => {
-    ctx.body = usageOfTemplate(app, projectOf(ctx).id, ctx.params.id!);
+    ctx.body = usageOfTemplate(core, usage, projectOf(ctx).id, ctx.params.id!);
   });
 
   return router;

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { createThreadPool, type PoolOptions, type ThreadPool } from './pool.js';
+import { createThreadPool, type PoolOptions, type Pools } from './pool.js';
 import type { WorkerOps } from './worker.js';
 
 /**
@@ -7,9 +7,7 @@ import type { WorkerOps } from './worker.js';
  * is one thread of its own for sends whose size takes seconds (a 40 MB body), so they never hold
  * up the others.
  */
-export interface ComposeThreads {
-  compose: ThreadPool<WorkerOps>;
-  heavy: ThreadPool<WorkerOps>;
+export interface ComposeThreads extends Pools<WorkerOps> {
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { clientAddressOf } from '../http/client-address.js';
 import { limitHeaders, RollingLimit } from '../http/rate-limit.js';
 import type { ApiContext, ApiState } from '../http/state.js';
@@ -50,10 +50,10 @@ async function formOf(ctx: ApiContext): Promise<URLSearchParams> {
 const PAGE: AnswerDoc = { type: 'text/html' };
 
 /** Routes that mail links point to: no key, limited per client (see PUBLIC_PER_MINUTE), revealing nothing about other contacts. */
-export function trackingRoutes(app: Ctx): Router<ApiState> {
+export function trackingRoutes(core: Core): Router<ApiState> {
   const router = new Router<ApiState>();
-  const limiter = new RollingLimit(app.clock, PUBLIC_PER_MINUTE);
-  const clientOf = clientAddressOf(app.config.http.trustProxy);
+  const limiter = new RollingLimit(core.clock, PUBLIC_PER_MINUTE);
+  const clientOf = clientAddressOf(core.config.http.trustProxy);
   /** Counts the request against its client's limit; over it, answers the 429 page and false. */
   const withinLimit = (ctx: ApiContext): boolean => {
     const verdict = limiter.take(clientOf(ctx.req));
@@ -61,30 +61,30 @@ export function trackingRoutes(app: Ctx): Router<ApiState> {
     if (!verdict.allowed) html(ctx, tooManyRequestsPage(verdict.resetSeconds), 429);
     return verdict.allowed;
   };
-  const url = (path: string) => `${app.config.publicUrl}${path}`;
+  const url = (path: string) => `${core.config.publicUrl}${path}`;
   /** A link of the same email (so its pages name the same sender). */
   const tokenFor = (kind: ContactTokenKind, { contact, emailId }: SubscriptionLink) =>
-    signToken(app, { kind, projectId: contact.projectId, contactId: contact.id, ...(emailId ? { emailId } : {}) });
+    signToken(core, { kind, projectId: contact.projectId, contactId: contact.id, ...(emailId ? { emailId } : {}) });
 
   /** Resolves the token's link or answers the invalid-link page; page views and invalid tokens count against the limit. */
   const withLink =
     (kinds: ContactTokenKind[], view: 'page' | 'action', handle: (ctx: ApiContext, link: SubscriptionLink, sender: string) => Promise<void> | void): Middleware<ApiState> =>
     async (ctx) => {
-      const link = linkOfToken(app, ctx.params.token ?? '', kinds);
+      const link = linkOfToken(core, ctx.params.token ?? '', kinds);
       if ((!link || view === 'page') && !withinLimit(ctx)) return;
       if (!link) return html(ctx, invalidLinkPage(), 404);
-      await handle(ctx, link, senderOfLink(app, link));
+      await handle(ctx, link, senderOfLink(core, link));
     };
 
   router.get('/t/o/:token', describe({ summary: 'Open pixel: records an open', answers: { 200: { type: 'image/gif' } } }), (ctx) => {
-    if (!recordOpen(app, ctx.params.token!) && !withinLimit(ctx)) return;
+    if (!recordOpen(core, ctx.params.token!) && !withinLimit(ctx)) return;
     ctx.type = 'image/gif';
     ctx.set('Cache-Control', 'no-store, no-cache, must-revalidate, private');
     ctx.body = PIXEL;
   });
 
   router.get('/t/c/:token', describe({ summary: 'Click: records it, redirects to the signed URL', answers: { 302: null, 404: PAGE } }), (ctx) => {
-    const target = recordClick(app, ctx.params.token!);
+    const target = recordClick(core, ctx.params.token!);
     // Only http(s) URLs are ever signed; checking again keeps a future signing bug from becoming an open redirect.
     if (!target || !/^https?:\/\//i.test(target)) {
       if (withinLimit(ctx)) html(ctx, invalidLinkPage(), 404);
@@ -114,7 +114,7 @@ export function trackingRoutes(app: Ctx): Router<ApiState> {
       doc(subscribed ? 'subscribes' : 'unsubscribes (also RFC 8058 one-click)'),
       withLink([kind], 'action', async (ctx, link, sender) => {
         await formOf(ctx);
-        changeSubscription(app, link, subscribed);
+        changeSubscription(core, link, subscribed);
         html(ctx, donePage(link, sender));
       }),
     );
@@ -134,7 +134,7 @@ export function trackingRoutes(app: Ctx): Router<ApiState> {
     describe({ summary: 'Manage page: change the subscription', answers: { 200: PAGE, 404: PAGE, 429: PAGE } }),
     withLink(['manage'], 'action', async (ctx, link, sender) => {
       const wanted = (await formOf(ctx)).get('subscribed');
-      const updated = wanted === 'true' || wanted === 'false' ? changeSubscription(app, link, wanted === 'true') : link.contact;
+      const updated = wanted === 'true' || wanted === 'false' ? changeSubscription(core, link, wanted === 'true') : link.contact;
       html(ctx, managePage(updated.email, sender, updated.subscribed, ctx.path, true));
     }),
   );

@@ -2,7 +2,7 @@
 // base64url of a compact binary payload followed by its HMAC-SHA256, so links are short,
 // unforgeable and name no enumerable ids.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { sql, type Db } from '../store/db.js';
 
 export type ContactTokenKind = 'unsubscribe' | 'subscribe' | 'manage';
@@ -91,7 +91,7 @@ export function signTokenWith(secret: Buffer, payload: TokenPayload): string {
   return Buffer.concat([bytes, mac(secret, bytes)]).toString('base64url');
 }
 
-export const signToken = (ctx: Pick<Ctx, 'db'>, payload: TokenPayload): string => signTokenWith(tokenSecret(ctx.db), payload);
+export const signToken = (ctx: Pick<Core, 'db'>, payload: TokenPayload): string => signTokenWith(tokenSecret(ctx.db), payload);
 
 const signed = (secret: Buffer, bytes: Buffer) => Buffer.concat([bytes, mac(secret, bytes)]).toString('base64url');
 
@@ -125,7 +125,7 @@ function verified(secret: Buffer, token: string): Buffer | null {
 }
 
 /** The payload of a token this store signed, or null for anything else (never throws). */
-export function verifyToken(ctx: Pick<Ctx, 'db'>, token: string): TokenPayload | null {
+export function verifyToken(ctx: Pick<Core, 'db'>, token: string): TokenPayload | null {
   if (token.length > MAX_TOKEN_CHARS) return null;
   const secret = tokenSecret(ctx.db);
   const [first, second, extra] = token.split(HALVES);

@@ -1,4 +1,5 @@
-import type { Ctx } from '../context.js';
+import type { Clock } from '../clock.js';
+import type { Dns } from '../dns/resolver.js';
 import { parseEmailAddress } from '../addresses/email.js';
 import { cachingDns } from '../dns/cache.js';
 import { FairGate } from '../http/fair-gate.js';
@@ -64,8 +65,8 @@ const invalidSyntax = (email: string): Verdict => ({
  * Address verification over `dns.servers`: one verifier per daemon, whose DNS answers are kept 10
  * minutes per name (failures 30 s) and whose lookups take turns between projects.
  */
-export function createVerifier(ctx: Ctx): Verifier {
-  const dns = cachingDns(ctx.dns, ctx.clock, { keepMs: VERIFY_CACHE_MS, failureMs: VERIFY_FAILURE_MS });
+export function createVerifier(resolver: Dns, clock: Clock): Verifier {
+  const dns = cachingDns(resolver, clock, { keepMs: VERIFY_CACHE_MS, failureMs: VERIFY_FAILURE_MS });
   const turns = verifyTurns();
   const factsOf = async (projectId: string, domain: string) => {
     const release = await turns.acquire(projectId);

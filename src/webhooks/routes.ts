@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { notFound } from '../errors.js';
 import type { Guards } from '../http/guards.js';
 import { projectOf, type ApiState } from '../http/state.js';
@@ -7,7 +7,7 @@ import { describe } from '../openapi/describe.js';
 import { rotatedWebhookSettings, webhookSettings } from './secret.js';
 
 /** The project's webhook signing secret, where whoever builds a WEBHOOK step looks for it: secret key only. */
-export function webhookSettingsRoutes(app: Ctx, guards: Guards): Router<ApiState> {
+export function webhookSettingsRoutes(core: Core, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   // settings are ADMIN's: a MEMBER who builds workflows asks one for the secret
   const secret = guards.key('secret', { role: 'ADMIN' });
@@ -21,7 +21,7 @@ export function webhookSettingsRoutes(app: Ctx, guards: Guards): Router<ApiState
     }),
     secret,
     (ctx) => {
-      ctx.body = webhookSettings(app, projectOf(ctx).id);
+      ctx.body = webhookSettings(core, projectOf(ctx).id);
     },
   );
 
@@ -30,7 +30,7 @@ export function webhookSettingsRoutes(app: Ctx, guards: Guards): Router<ApiState
     describe({ summary: 'New webhook signing secret', description: 'The old secret stops signing at once; requests already signed keep their signature', answers: { 200: 'WebhookSettings' } }),
     secret,
     (ctx) => {
-      const settings = rotatedWebhookSettings(app, projectOf(ctx).id);
+      const settings = rotatedWebhookSettings(core, projectOf(ctx).id);
       if (!settings) throw notFound('Project');
       ctx.body = settings;
     },

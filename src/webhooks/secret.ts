@@ -1,4 +1,4 @@
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { sql, type Db } from '../store/db.js';
 import { newWebhookSecret, SIGNATURE_FORMAT, SIGNATURE_HEADER } from './signature.js';
 
@@ -16,7 +16,7 @@ const storedSecret = (db: Db, projectId: string): string | null =>
   (sql(db, 'SELECT webhook_secret FROM projects WHERE id = ?').get(projectId) as { webhook_secret: string | null } | undefined)?.webhook_secret ?? null;
 
 /** The project's webhook signing secret, made on first need (never replacing one another process made meanwhile). */
-export function projectWebhookSecret(ctx: Pick<Ctx, 'db'>, projectId: string): string {
+export function projectWebhookSecret(ctx: Pick<Core, 'db'>, projectId: string): string {
   const existing = storedSecret(ctx.db, projectId);
   if (existing) return existing;
   sql(ctx.db, 'UPDATE projects SET webhook_secret = ? WHERE id = ? AND webhook_secret IS NULL').run(newWebhookSecret(), projectId);
@@ -30,10 +30,10 @@ export function rotateWebhookSecret(db: Db, projectId: string): string | null {
 }
 
 /** The project's signing settings, its secret made if it has none yet. */
-export const webhookSettings = (ctx: Pick<Ctx, 'db'>, projectId: string): WebhookSettings => settingsOf(projectWebhookSecret(ctx, projectId));
+export const webhookSettings = (ctx: Pick<Core, 'db'>, projectId: string): WebhookSettings => settingsOf(projectWebhookSecret(ctx, projectId));
 
 /** Settings with a new secret; null for an unknown project. */
-export function rotatedWebhookSettings(ctx: Pick<Ctx, 'db'>, projectId: string): WebhookSettings | null {
+export function rotatedWebhookSettings(ctx: Pick<Core, 'db'>, projectId: string): WebhookSettings | null {
   const secret = rotateWebhookSecret(ctx.db, projectId);
   return secret === null ? null : settingsOf(secret);
 }

@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import type { Ctx } from '../../context.js';
+import type { Core } from '../../core.js';
 import type { Guards } from '../../http/guards.js';
 import { projectOf, type ApiState } from '../../http/state.js';
 import { validate } from '../../http/validate.js';
@@ -11,26 +11,26 @@ import { BULK_JOB, BULK_JOB_TYPES, bulkJob, startBulk, type BulkOperation } from
 
 const OPERATIONS: BulkOperation[] = ['subscribe', 'unsubscribe', 'delete'];
 
-export function bulkRoutes(app: Ctx, guards: Guards): Router<ApiState> {
+export function bulkRoutes(core: Core, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
 
   for (const operation of OPERATIONS) {
     router.post(`/contacts/bulk-${operation}`, describe({ summary: `Bulk ${operation} up to 1000 contacts (queued)`, body: 'contacts-bulk', answers: { 202: 'ContactJobQueued' } }), secret, (ctx) => {
       const { contactIds } = validate<{ contactIds: string[] }>('contacts-bulk', ctx.state.body);
-      const job = startBulk(app, projectOf(ctx).id, operation, contactIds);
+      const job = startBulk(core, projectOf(ctx).id, operation, contactIds);
       ctx.status = 202;
       ctx.body = { jobId: job.id, message: `Bulk ${operation} of ${job.input.contactIds.length} contacts queued; poll GET /contacts/bulk/${job.id}` };
     });
   }
 
   router.get('/contacts/bulk/:jobId', describe({ summary: 'Poll a bulk job', answers: { 200: 'BulkJob' } }), secret, (ctx) => {
-    ctx.body = presentContactJob(getContactJob(app, projectOf(ctx).id, ctx.params.jobId!, Object.values(BULK_JOB_TYPES)));
+    ctx.body = presentContactJob(getContactJob(core, projectOf(ctx).id, ctx.params.jobId!, Object.values(BULK_JOB_TYPES)));
   });
 
   return router;
 }
 
-export function bulkJobs(runner: JobRunner, app: Ctx): void {
-  runner.register(BULK_JOB, bulkJob(app));
+export function bulkJobs(runner: JobRunner, core: Core): void {
+  runner.register(BULK_JOB, bulkJob(core));
 }

@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import type { Ctx } from '../../context.js';
+import type { Core } from '../../core.js';
 import type { Guards } from '../../http/guards.js';
 import { projectOf, type ApiState } from '../../http/state.js';
 import { presentContactJob } from '../jobs/present.js';
@@ -9,22 +9,22 @@ import { CSV_UPLOAD_DOC, csvUpload, uploadedFile } from './upload.js';
 import type { JobRunner } from '../../jobs/runner.js';
 import { describe } from '../../openapi/describe.js';
 
-export function importRoutes(app: Ctx, guards: Guards): Router<ApiState> {
+export function importRoutes(core: Core, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
 
-  router.post('/contacts/import', describe({ summary: 'Import contacts from a CSV file (queued)', body: CSV_UPLOAD_DOC, answers: { 202: 'ContactJobQueued' } }), guards.key('secret', { json: false }), csvUpload(app.config.dataDir), async (ctx) => {
-    const job = await startImport(app, projectOf(ctx).id, uploadedFile(ctx));
+  router.post('/contacts/import', describe({ summary: 'Import contacts from a CSV file (queued)', body: CSV_UPLOAD_DOC, answers: { 202: 'ContactJobQueued' } }), guards.key('secret', { json: false }), csvUpload(core.config.dataDir), async (ctx) => {
+    const job = await startImport(core, projectOf(ctx).id, uploadedFile(ctx));
     ctx.status = 202;
     ctx.body = { jobId: job.id, message: `Import queued; poll GET /contacts/import/${job.id} for its progress` };
   });
 
   router.get('/contacts/import/:jobId', describe({ summary: 'Poll an import job', answers: { 200: 'ImportJob' } }), guards.key('secret'), (ctx) => {
-    ctx.body = presentContactJob(getContactJob(app, projectOf(ctx).id, ctx.params.jobId!, ['import']));
+    ctx.body = presentContactJob(getContactJob(core, projectOf(ctx).id, ctx.params.jobId!, ['import']));
   });
 
   return router;
 }
 
-export function importJobs(runner: JobRunner, app: Ctx): void {
-  runner.register(IMPORT_JOB, importJob(app));
+export function importJobs(runner: JobRunner, core: Core): void {
+  runner.register(IMPORT_JOB, importJob(core));
 }

@@ -9,7 +9,7 @@ interface UpdateContactConfig {
   subscriptionAction?: 'none' | 'subscribe' | 'unsubscribe';
 }
 
-export const updateContactStep: StepHandler = ({ ctx, execution, step, contact }) => {
+export const updateContactStep: StepHandler = ({ core, execution, step, contact }) => {
   const { updates, subscriptionAction = 'none' } = step.config as UpdateContactConfig;
   const subscribed = subscriptionAction === 'none' ? undefined : subscriptionAction === 'subscribe';
   try {
@@ -21,6 +21,6 @@ export const updateContactStep: StepHandler = ({ ctx, execution, step, contact }
   return {
     kind: 'next',
     output: { updated: Object.keys(updates ?? {}), subscriptionAction },
-    effect: () => void patchContact(ctx, execution.projectId, contact.id, { ...(updates ? { data: updates } : {}), ...(subscribed === undefined ? {} : { subscribed }) }),
+    effect: () => void patchContact(core, execution.projectId, contact.id, { ...(updates ? { data: updates } : {}), ...(subscribed === undefined ? {} : { subscribed }) }),
   };
 };

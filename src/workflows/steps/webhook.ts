@@ -44,7 +44,7 @@ function stepHeaders(headers: Record<string, string>, scope: Scope): Record<stri
 }
 
 export const webhookStep: StepHandler = async (input) => {
-  const { ctx, execution, step, scope, attempt } = input;
+  const { core, tools, execution, step, scope, attempt } = input;
   const config = step.config as unknown as WebhookConfig;
   let url = config.url;
   try {
@@ -55,12 +55,12 @@ export const webhookStep: StepHandler = async (input) => {
     const headers: Record<string, string> = {
       'user-agent': 'Postmill-Webhook/1',
       'x-postmill-delivery': `${execution.id}:${execution.seq}`,
-      [SIGNATURE_HEADER.toLowerCase()]: signatureOf(projectWebhookSecret(ctx, execution.projectId), body ?? '', ctx.clock.now()),
+      [SIGNATURE_HEADER.toLowerCase()]: signatureOf(projectWebhookSecret(core, execution.projectId), body ?? '', core.clock.now()),
       ...(body !== null ? { 'content-type': originHeaders['content-type'] ?? 'application/json' } : {}),
     };
     const res = await sendWebhook(
       { url, method, headers, originHeaders, body },
-      { dns: ctx.dns, allowPrivate: ctx.config.webhooks.allowPrivate, timeoutMs: TIMEOUT_MS, maxRedirects: MAX_REDIRECTS },
+      { dns: tools.dns, allowPrivate: core.config.webhooks.allowPrivate, timeoutMs: TIMEOUT_MS, maxRedirects: MAX_REDIRECTS },
     );
     const output = { status: res.status, url: res.url, response: res.body };
     if (res.status >= 200 && res.status < 300) return { kind: 'next', output };

@@ -1,0 +1,49 @@
+// Outbound as the daemon runs it: the engine that hands messages to MX hosts (or the relay), and the
+// delivery job that feeds it from the queue. The composition root gives it what it uses.
+import type { Core } from '../core.js';
+import { cachingDns } from '../dns/cache.js';
+import type { Dns } from '../dns/resolver.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { Module } from '../module.js';
+import { deliveryJob } from './deliver-job.js';
+import type { MailThreads } from './dkim/threads.js';
+import { createDelivery } from './engine/deliver.js';
+import type { Fanouts } from './fanouts.js';
+import { DELIVER_JOB } from './queue.js';
+import { SendThrottle } from './throttle.js';
+
+export interface OutboundTools {
+  dns: Dns;
+  signer: MailThreads;
+  fanouts: Fanouts;
+  metrics: Metrics;
+}
+
+export function outboundModule(core: Core, tools: OutboundTools): Module {
+  const { config, clock } = core;
+  const delivery = createDelivery({
+    dns: cachingDns(tools.dns, clock),
+    hostname: config.hostname,
+    port: config.delivery.port,
+    mode: config.delivery.mode,
+    ...(config.delivery.relay ? { relay: config.delivery.relay } : {}),
+    perDomainConcurrency: config.delivery.perDomainConcurrency,
+    // one session per place: a delivery that holds one of its domain's places never queues for a session
+    sessionsPerHost: config.delivery.perDomainConcurrency,
+  });
+  return {
+    jobs: (runner) =>
+      runner.register(
+        DELIVER_JOB,
+        deliveryJob(core, {
+          ...tools,
+          delivery,
+          throttle: new SendThrottle(clock, config.delivery.throttlePerMinute),
+          concurrency: config.delivery.concurrency,
+          maxAgeMs: config.delivery.maxAge * 1000,
+          bulkPerSecond: config.delivery.bulkPerSecond,
+        }),
+      ),
+    close: () => delivery.close(),
+  };
+}
