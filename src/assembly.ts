@@ -6,7 +6,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Core } from './core.js';
 import { createDns, type Dns } from './dns/resolver.js';
-import { createAdmission, type Admission } from './http/admission.js';
+import { createAdmission, type Admission } from './limits/admission.js';
 import { JobQueue } from './jobs/queue.js';
 import type { Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
@@ -14,7 +14,7 @@ import { createMailThreads, type MailThreads } from './outbound/dkim/threads.js'
 import { Fanouts } from './outbound/fanouts.js';
 import { storeFile, type Db } from './store/db.js';
 import { inlineReader, startReader } from './store/reader.js';
-import { createComposeThreads, type ComposeThreads } from './threads/compose-threads.js';
+import { createComposeThreads, type ComposeThreads } from './workers/compose-threads.js';
 import { createUsages, type Usages } from './usage/usages.js';
 
 export interface Assembly {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { hostname as machineHostname } from 'node:os';
 import { CONFIG_SCHEMA, type ConfigGroup, type ConfigLeaf } from './config-schema.js';
-import { checkProxyList } from './http/client-address.js';
+import proxyAddr from 'proxy-addr';
 
 export interface Config {
   dataDir: string;
@@ -111,7 +111,7 @@ const FORMATS: Record<string, { test: (value: string) => boolean; expected: stri
   proxy: {
     test: (v) => {
       try {
-        checkProxyList([v]);
+        proxyAddr.compile([v]);
         return true;
       } catch {
         return false;

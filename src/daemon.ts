@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import { ShiftableClock } from './clock.js';
 import type { Config } from './config.js';
-import { createHttpApp } from './http/app.js';
-import { savedClockOffset, testHookRoutes } from './http/test-hooks.js';
+import { createHttpApp } from './api/app.js';
+import { savedClockOffset, testHookRoutes } from './api/test-hooks.js';
 import { loadSchemas } from './http/validate.js';
 import { startInbound, type InboundListener } from './inbound/listener.js';
 import { JobRunner } from './jobs/runner.js';
@@ -58,7 +58,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   const closeModules = () => Promise.all(all.map((m) => m.close?.()));
 
   clock.onAdvance(() => runner.wake());
-  const koa = createHttpApp(core, parts, all, config.testHooks ? [testHookRoutes(db, clock, parts.threads, config.adminToken)] : []);
+  const koa = createHttpApp(core, parts, all.flatMap((m) => (m.routes ? [m.routes] : [])), config.testHooks ? [testHookRoutes(db, clock, parts.threads, config.adminToken)] : []);
   const server = createServer(koa.callback());
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 120_000;

@@ -1,7 +1,7 @@
 import type { Router } from '@koa/router';
 import type { ActivitySources } from './activity/sources.js';
 import type { Reactor } from './bus/reactor.js';
-import type { Guards } from './http/guards.js';
+import type { Guards } from './api/guards/guards.js';
 import type { ApiState } from './http/state.js';
 import type { JobRunner } from './jobs/runner.js';
 import type { Usages } from './usage/usages.js';

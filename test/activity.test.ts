@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { assemble } from '../src/assembly.js';
 import { createDns } from '../src/dns/resolver.js';
 import { eventActivitySource } from '../src/events/activity.js';
-import type { CustomEventName } from '../src/events/catalogue.js';
+import type { CustomEventName } from '../src/bus/catalogue.js';
 import { decodeCursor } from '../src/http/pagination.js';
 import type { Logger } from '../src/log.js';
 import { createProject } from '../src/projects/service.js';

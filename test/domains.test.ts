@@ -2,7 +2,7 @@ import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { coveringNames, normalizeDomain } from '../src/domains/name.js';
+import { coveringNames, normalizeDomain } from '../src/addresses/domain-name.js';
 import type { Keys, TestDaemon } from './helpers/daemon.js';
 import { verifyDkim } from './helpers/dkim-verify.js';
 import { publishRecords, type PublishedRecord, type RegisteredDomain } from './helpers/domains.js';

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError } from '../src/errors.js';
-import { FairGate } from '../src/http/fair-gate.js';
+import { FairGate } from '../src/limits/fair-gate.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
 const refusal = { message: 'Too many', suggestion: 'Retry' };

@@ -10,8 +10,8 @@ import { ShiftableClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { assemble } from '../src/assembly.js';
 import { createDns } from '../src/dns/resolver.js';
-import { createHttpApp } from '../src/http/app.js';
-import { testHookRoutes } from '../src/http/test-hooks.js';
+import { createHttpApp } from '../src/api/app.js';
+import { testHookRoutes } from '../src/api/test-hooks.js';
 import { loadSchemas } from '../src/http/validate.js';
 import type { Logger } from '../src/log.js';
 import { modules } from '../src/modules.js';
@@ -32,7 +32,7 @@ async function composedApp() {
   const db = openStore(dir);
   const parts = assemble({ db, clock, config, log, dns: createDns([]) });
   loadSchemas();
-  const koa = createHttpApp(parts.core, parts, modules(parts), [testHookRoutes(db, clock, parts.threads, ADMIN)]);
+  const koa = createHttpApp(parts.core, parts, modules(parts).flatMap((m) => (m.routes ? [m.routes] : [])), [testHookRoutes(db, clock, parts.threads, ADMIN)]);
   const server = createServer(koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

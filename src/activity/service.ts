@@ -2,7 +2,7 @@ import { iso } from '../clock.js';
 import { contactEmailsByIds } from '../contacts/store.js';
 import type { Core } from '../core.js';
 import { badRequest } from '../errors.js';
-import { EMAIL_EVENTS } from '../events/catalogue.js';
+import { EMAIL_EVENTS } from '../bus/catalogue.js';
 import { encodeCursor, type CursorPosition } from '../http/pagination.js';
 import type { ActivityBound, ActivityEntry, ActivitySource, ActivitySources } from './sources.js';
 import { eventCounts } from './store.js';

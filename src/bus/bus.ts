@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import type { EventName } from '../events/catalogue.js';
+import type { EventName } from './catalogue.js';
 import type { Logger } from '../log.js';
 import { sql, type Db } from '../store/db.js';
 import type { ContactChange, Reactor, StoredEvent } from './reactor.js';

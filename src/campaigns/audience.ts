@@ -2,7 +2,8 @@
 // accepted, walked by contact id in batches by the fan-out.
 import type { Core } from '../core.js';
 import { badRequest } from '../errors.js';
-import { contactFilter, countFiltered, storedFilter, walkFiltered, type ContactFilter } from '../filters/engine.js';
+import { countFiltered, walkFiltered, type ContactFilter } from '../filters/engine.js';
+import { contactFilter, storedFilter } from '../segments/filters.js';
 import type { MatchingWalk } from '../filters/sqlite.js';
 import type { FilterCondition } from '../filters/types.js';
 import { findSegment } from '../segments/store.js';

@@ -1,4 +1,4 @@
-import type { Dir } from '../http/pagination.js';
+import type { Dir } from '../store/offset-page.js';
 import { parseJson, sql, type Db } from '../store/db.js';
 import { offsetPage, searchCondition } from '../store/offset-page.js';
 import type { EmailContentFields, TemplateType } from '../templates/store.js';

@@ -1,6 +1,7 @@
 // Where campaigns reference segments, data fields and event names (through their audiences).
 import type { Core } from '../core.js';
-import { storedFilter, type ContactFilter } from '../filters/engine.js';
+import type { ContactFilter } from '../filters/engine.js';
+import { storedFilter } from '../segments/filters.js';
 import { referencedSegments, type FilterCondition } from '../filters/types.js';
 import type { Usages } from '../usage/usages.js';
 import { audienceCondition } from './audience.js';

@@ -2,10 +2,9 @@ import type { Core } from '../core.js';
 import { badRequest, conflict, validationFailed } from '../errors.js';
 import { MAX_DATA_KEY_LENGTH, RESERVED_DATA_KEYS } from './data.js';
 import { countKeyTypes, countKeyValues, removeKey } from './fields-store.js';
-import { isFieldUsed } from './field-usage.js';
+import { isFieldUsed, type FieldUsage } from './field-usage.js';
 import { countContacts } from './store.js';
 import { readFor } from '../store/reader.js';
-import type { Usages } from '../usage/usages.js';
 
 export type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'object' | 'array' | 'mixed';
 
@@ -95,15 +94,18 @@ export async function fieldValues(core: Core, projectId: string, field: string, 
   return { field: `data.${key}`, values };
 }
 
-export function usageOfField(core: Core, usage: Usages, projectId: string, field: string) {
+/** Where a field of a project is referenced (the usage registry's answer, handed in by the routes). */
+export type FieldUsageOf = (projectId: string, key: string) => FieldUsage;
+
+export function usageOfField(usageOf: FieldUsageOf, projectId: string, field: string) {
   const key = customKey(field);
-  return { field: `data.${key}`, ...usage.fields.collect(core, projectId, key) };
+  return { field: `data.${key}`, ...usageOf(projectId, key) };
 }
 
 /** Removes the key from every contact of the project; refused while a segment, campaign or workflow uses it. */
-export function deleteField(core: Core, usages: Usages, projectId: string, field: string): { field: string; updated: number } {
+export function deleteField(core: Core, usageOf: FieldUsageOf, projectId: string, field: string): { field: string; updated: number } {
   const key = customKey(field);
-  const usage = usages.fields.collect(core, projectId, key);
+  const usage = usageOf(projectId, key);
   if (isFieldUsed(usage)) throw conflict(`The field data.${key} is in use`, { ...usage });
   const updated = removeKey(core.db, projectId, key, core.clock.now());
   return { field: `data.${key}`, updated };

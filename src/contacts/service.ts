@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '../core.js';
 import { conflict, foundOr404, notFound } from '../errors.js';
-import { CONTACT_EVENTS } from '../events/catalogue.js';
+import { CONTACT_EVENTS } from '../bus/catalogue.js';
 import type { KeyKind } from '../projects/keys.js';
 import { suppressionOf } from '../suppressions/store.js';
 import { mergeData, type ContactData } from './data.js';

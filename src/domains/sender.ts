@@ -1,7 +1,7 @@
 import type { Core } from '../core.js';
 import { ApiError } from '../errors.js';
 import { coverOf } from './cover.js';
-import { domainOfAddress } from './name.js';
+import { domainOfAddress } from '../addresses/domain-name.js';
 
 export interface SenderDomain {
   id: string;

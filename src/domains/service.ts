@@ -3,7 +3,7 @@ import type { Core } from '../core.js';
 import { conflict, notFound, validationFailed } from '../errors.js';
 import { checkRecords, type CheckResult } from './check.js';
 import { generateDkimKey } from './keys.js';
-import { normalizeDomain } from './name.js';
+import { normalizeDomain } from '../addresses/domain-name.js';
 import {
   deleteDomainRow,
   deleteStaleClaims,

@@ -7,7 +7,7 @@ import { badRequest } from '../errors.js';
 import type { KeyKind } from '../projects/keys.js';
 import { eventData } from './data.js';
 import { groupCommit } from '../bus/group-commit.js';
-import { isReservedEventName, trackedEventName } from './catalogue.js';
+import { isReservedEventName, trackedEventName } from '../bus/catalogue.js';
 import { deleteEventsNamed, listContactEvents, type EventRecord } from './store.js';
 
 export interface TrackInput {

@@ -2,12 +2,9 @@
 // audience in keyset batches by contact id) and workflow CONDITION steps (one contact, in memory).
 import type { Contact } from '../contacts/store.js';
 import type { Core } from '../core.js';
-import { findSegment } from '../segments/store.js';
 import { evaluate } from './evaluate.js';
-import { planCondition, planFilter, planStored, type SegmentLookup } from './plan.js';
 import { dependenciesOf, type Dependencies, type Predicate } from './predicate.js';
 import { countMatching, loadContactFacts, pageMatching, walkMatching, whereOf, type MatchingWalk, type Shape } from './sqlite.js';
-import type { FilterCondition } from './types.js';
 import { readFor, type ReadPurpose } from '../store/reader.js';
 
 /** A checked, planned condition of one project: what every function below takes. */
@@ -18,31 +15,8 @@ export interface ContactFilter {
 }
 
 /** Segments of the project, as memberOfSegment filters resolve them. */
-export const segmentLookup =
-  (core: Core, projectId: string): SegmentLookup =>
-  (id) =>
-    findSegment(core.db, projectId, id);
-
-const filterOf = (projectId: string, predicate: Predicate): ContactFilter => ({ projectId, predicate, dependencies: dependenciesOf(predicate) });
-
-/**
- * A FilterCondition from a request: 422 (field errors under `path`, such as `audienceCondition`)
- * unless it is valid, within bounds, and references existing segments without a cycle.
- * `segmentId` names the segment the condition is for, so that reaching it again is a cycle.
- */
-export function contactFilter(core: Core, projectId: string, raw: unknown, path: string, segmentId?: string): ContactFilter {
-  return filterOf(projectId, planCondition(raw, { segments: segmentLookup(core, projectId), path, ...(segmentId ? { segmentId } : {}) }));
-}
-
-/** One filter `{field, operator, value, unit}` from a request (a workflow CONDITION step's config), same rules. */
-export function singleFilter(core: Core, projectId: string, raw: unknown, path: string): ContactFilter {
-  return filterOf(projectId, planFilter(raw, { segments: segmentLookup(core, projectId), path }));
-}
-
-/** A condition stored after it was checked (a segment's, a campaign's audience). */
-export function storedFilter(core: Core, projectId: string, condition: FilterCondition): ContactFilter {
-  return filterOf(projectId, planStored(condition, { segments: segmentLookup(core, projectId), path: 'condition' }));
-}
+/** A planned predicate of one project as the functions below take it. */
+export const filterOf = (projectId: string, predicate: Predicate): ContactFilter => ({ projectId, predicate, dependencies: dependenciesOf(predicate) });
 
 /** Matching contacts of the project, counted now on a reader thread (a count reads every contact), within the budget of `purpose`. */
 export function countFiltered(core: Core, filter: ContactFilter, purpose: ReadPurpose): Promise<number> {

@@ -1,13 +1,13 @@
 import { createCommitter } from '../bus/group-commit.js';
 import { iso } from '../clock.js';
-import { EMAIL_EVENTS } from '../events/catalogue.js';
+import { EMAIL_EVENTS } from '../bus/catalogue.js';
 import type { Core } from '../core.js';
 import { recordBounce } from './outcomes.js';
 import { dkimFor } from './signing-key.js';
 import { emailEventBase } from '../emails/present.js';
 import { unpackMessage } from '../emails/packing.js';
 import type { DeliverPayload } from './queue.js';
-import { verpAddress } from '../addresses/verp.js';
+import { verpAddress } from '../emails/verp.js';
 import type { JobHandler, Reschedule } from '../jobs/runner.js';
 import type { Delivery, DeliveryResult } from './engine/deliver.js';
 import { suppressionWithholding } from '../suppressions/policy.js';

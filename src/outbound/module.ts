@@ -4,7 +4,7 @@ import type { Core } from '../core.js';
 import { cachingDns } from '../dns/cache.js';
 import type { Dns } from '../dns/resolver.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { Module } from '../module.js';
+import type { JobRunner } from '../jobs/runner.js';
 import { deliveryJob } from './deliver-job.js';
 import type { MailThreads } from './dkim/threads.js';
 import { createDelivery } from './engine/deliver.js';
@@ -19,7 +19,8 @@ export interface OutboundTools {
   metrics: Metrics;
 }
 
-export function outboundModule(core: Core, tools: OutboundTools): Module {
+/** The engine, and the delivery job fed to the job runner; `close` ends the engine's sessions once the runner stopped. */
+export function outboundModule(core: Core, tools: OutboundTools): { jobs(runner: JobRunner): void; close(): Promise<void> } {
   const { config, clock } = core;
   const delivery = createDelivery({
     dns: cachingDns(tools.dns, clock),

@@ -1,5 +1,5 @@
 import { iso } from '../clock.js';
-import { EMAIL_EVENTS } from '../events/catalogue.js';
+import { EMAIL_EVENTS } from '../bus/catalogue.js';
 import type { Core } from '../core.js';
 import { setSubscribed } from '../contacts/service.js';
 import { findContactById } from '../contacts/store.js';

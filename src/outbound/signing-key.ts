@@ -1,6 +1,6 @@
 import type { Core } from '../core.js';
 import { coverOf } from '../domains/cover.js';
-import { normalizeDomain } from '../domains/name.js';
+import { normalizeDomain } from '../addresses/domain-name.js';
 import type { DkimSigning } from './dkim/sign.js';
 
 /**

@@ -1,7 +1,8 @@
 // Each project's segments, planned once and kept until the segments table changes: what the
 // reactor asks on every emit, what re-evaluation runs, what usage reports read.
 import type { Core } from '../core.js';
-import { storedFilter, type ContactFilter } from '../filters/engine.js';
+import type { ContactFilter } from '../filters/engine.js';
+import { storedFilter } from './filters.js';
 import type { Db } from '../store/db.js';
 import { tableMemo, type Memo } from '../store/table-memo.js';
 import { listSegments, type Segment } from './store.js';

@@ -7,7 +7,7 @@ import { conflict, notFound, queryTimeout } from '../errors.js';
 import { evaluate } from '../filters/evaluate.js';
 import type { ContactFilter } from '../filters/engine.js';
 import { loadContactFacts, matchingAmong, matchingIds } from '../filters/sqlite.js';
-import { segmentEventName } from '../events/catalogue.js';
+import { segmentEventName } from '../bus/catalogue.js';
 import { BudgetSpent, withinBudget } from '../store/budget.js';
 import { readFor } from '../store/reader.js';
 import { projectSegments } from './catalog.js';

@@ -1,6 +1,7 @@
 import type { Core } from '../core.js';
 import { referencedSegments } from '../filters/types.js';
-import type { ConditionUse, NamedRef, SegmentUsage, Usages } from '../usage/usages.js';
+import type { NamedRef } from '../contacts/field-usage.js';
+import type { ConditionUse, SegmentUsage, Usages } from '../usage/usages.js';
 import { projectSegments, type PlannedSegment } from './catalog.js';
 
 

@@ -4,7 +4,7 @@ import type { Pools } from '../threads/pool.js';
 import { parseJsonBytes } from '../http/json-body.js';
 import { validate } from '../http/validate.js';
 import type { ComposeAttachment } from '../compose/mime.js';
-import { markdownToHtml } from '../templates/markdown.js';
+import { markdownToHtml } from '../render/markdown.js';
 import { asBuffer, handedOver, ownBuffer, type Answer, type Handlers } from '../threads/serve.js';
 import type { SendRequest } from './request.js';
 import { checkSendRules } from './rules.js';

@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { queryTimeout } from '../errors.js';
-import { FairGate } from '../http/fair-gate.js';
+import { FairGate } from '../limits/fair-gate.js';
 import { startWorker } from '../runtime/assets.js';
 import { budgetedRead, type ReadAnswer, type ReadMode, type ReadRequest } from './budget.js';
 import type { Db } from './db.js';

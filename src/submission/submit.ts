@@ -1,6 +1,6 @@
 import type { Core } from '../core.js';
 import { ApiError, FlatError } from '../errors.js';
-import { admitRequest, type Admission } from '../http/admission.js';
+import { admitRequest, type Admission } from '../limits/admission.js';
 import { MB } from '../http/json-body.js';
 import { claimKey, releaseKey, settleKey } from '../idempotency/store.js';
 import { sendEmails } from '../send/service.js';

@@ -2,13 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Core } from '../core.js';
 import { assertSender } from '../domains/sender.js';
 import { ApiError, foundOr404 } from '../errors.js';
-import { sendTestMessage } from '../compose/test-send.js';
-import { resolveContent } from '../send/content.js';
 import { deleteTemplateRow, findTemplateById, insertTemplate, updateTemplate, type Template, type TemplateType } from './store.js';
 import type { TemplateUsage } from '../usage/usages.js';
 import type { Usages } from '../usage/usages.js';
-import type { ComposeOps } from '../compose/compose-ops.js';
-import type { Pools } from '../threads/pool.js';
 
 export interface TemplateInput {
   name: string;
@@ -72,12 +68,6 @@ export function patchTemplate(core: Core, projectId: string, id: string, patch: 
 
 export function usageOfTemplate(core: Core, usage: Usages, projectId: string, id: string): TemplateUsage {
   return usage.templates.collect(core, projectId, getTemplate(core, projectId, id).id);
-}
-
-/** One test message of the saved template to `email` (see sendTestMessage): the content a `/v1/send` of it would have. */
-export async function testTemplate(core: Core, threads: Pools<ComposeOps>, projectId: string, id: string, email: string): Promise<{ emailId: string; to: string }> {
-  const template = getTemplate(core, projectId, id);
-  return sendTestMessage(core, threads, resolveContent(core, projectId, { to: email, template: template.id }, []), email);
 }
 
 /** Refused while a workflow step would still send it. */

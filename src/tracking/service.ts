@@ -3,7 +3,7 @@ import type { Core } from '../core.js';
 import { setSubscribed } from '../contacts/service.js';
 import { findContactById, type Contact } from '../contacts/store.js';
 import { emailEventBase } from '../emails/present.js';
-import { EMAIL_EVENTS } from '../events/catalogue.js';
+import { EMAIL_EVENTS } from '../bus/catalogue.js';
 import { verifyToken, type ContactTokenKind } from './tokens.js';
 import { trackableUrl } from './url.js';
 import { countClick, countOpen, findEmailById, markUnsubscribed, projectOfEmail } from '../emails/store.js';

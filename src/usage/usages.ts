@@ -1,18 +1,7 @@
 // What each registry answers lives here, below the resources that fill and read them.
+import type { FieldUsage, NamedRef } from '../contacts/field-usage.js';
 import type { FilterCondition } from '../filters/types.js';
 import { createUsageRegistry, type UsageRegistry } from './registry.js';
-
-export interface NamedRef {
-  id: string;
-  name: string;
-}
-
-/** Segments, campaigns and workflows that reference a contact field. */
-export type FieldUsage = {
-  segments: NamedRef[];
-  campaigns: NamedRef[];
-  workflows: NamedRef[];
-};
 
 /** Segment filters, workflow triggers and waits that reference an event name. */
 export type EventNameUsage = {

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Dns } from '../dns/resolver.js';
 import { parseEmailAddress } from '../addresses/email.js';
 import { cachingDns } from '../dns/cache.js';
-import { FairGate } from '../http/fair-gate.js';
+import { FairGate } from '../limits/fair-gate.js';
 import { domainFacts } from './domain.js';
 import { isDisposableDomain, isForwardingDomain, isFreeMailDomain } from './lists.js';
 import { suggestDomain } from './typos.js';

@@ -1,7 +1,7 @@
 import type { Contact } from '../contacts/store.js';
 import type { Core } from '../core.js';
 import { linkSigner, subscriptionUrls } from '../compose/links.js';
-import type { Scope } from '../templates/render.js';
+import type { Scope } from '../render/render.js';
 import type { Execution } from './executions-store.js';
 
 /**

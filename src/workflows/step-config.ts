@@ -5,7 +5,7 @@
 import { assertDataInput, type ContactData } from '../contacts/data.js';
 import type { Core } from '../core.js';
 import { validationFailed, type FieldError } from '../errors.js';
-import { singleFilter } from '../filters/engine.js';
+import { singleFilter } from '../segments/filters.js';
 import { schemaErrors } from '../http/validate.js';
 import { findTemplateById } from '../templates/store.js';
 import { webhookConfigErrors } from '../webhooks/fill.js';

@@ -1,5 +1,6 @@
 // CONDITION: one filter, decided for the contact in memory with the filter engine's semantics.
-import { matchesContact, singleFilter } from '../../filters/engine.js';
+import { matchesContact } from '../../filters/engine.js';
+import { singleFilter } from '../../segments/filters.js';
 import type { StepHandler } from './step.js';
 
 export const conditionStep: StepHandler = ({ core, execution, step, contact }) => {

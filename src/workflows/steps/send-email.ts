@@ -1,11 +1,11 @@
 // SEND_EMAIL: a template to the contact (or a CUSTOM address), through the message pipeline.
 import { parseEmailAddress } from '../../addresses/email.js';
 import { coverOf } from '../../domains/cover.js';
-import { domainOfAddress } from '../../domains/name.js';
+import { domainOfAddress } from '../../addresses/domain-name.js';
 import { isTracked, respectsSubscription, type MessageContent } from '../../compose/content.js';
 import { composeMessages, storeMessage } from '../../compose/pipeline.js';
 import { suppressionOf } from '../../suppressions/store.js';
-import { renderPlain } from '../../templates/render.js';
+import { renderPlain } from '../../render/render.js';
 import { findTemplateById } from '../../templates/store.js';
 import type { StepHandler } from './step.js';
 import { newEmailId } from '../../emails/ids.js';

@@ -1,6 +1,6 @@
 import type { Contact } from '../../contacts/store.js';
 import type { Core } from '../../core.js';
-import type { Scope } from '../../templates/render.js';
+import type { Scope } from '../../render/render.js';
 import type { Execution } from '../executions-store.js';
 import type { Step, WorkflowGraph } from '../store.js';
 import type { ComposeOps } from '../../compose/compose-ops.js';

@@ -2,7 +2,7 @@
 // stand: src/webhooks/fill.ts), signed with the project's secret. Network errors and 5xx are retried
 // (3 attempts, the job runner's backoff); a 4xx, a failure no retry mends (a refused address, a value
 // that cannot be placed) or a failure after the last attempt fails the execution with its reason.
-import { renderPlain, type Scope } from '../../templates/render.js';
+import { renderPlain, type Scope } from '../../render/render.js';
 import { fillHeaderValue, fillUrl } from '../../webhooks/fill.js';
 import { sendWebhook, WebhookError } from '../../webhooks/request.js';
 import { projectWebhookSecret } from '../../webhooks/secret.js';

@@ -1,0 +1,56 @@
+import { Router } from '@koa/router';
+import type { ShiftableClock } from '../clock.js';
+import { sql, type Db } from '../store/db.js';
+import { describe } from '../http/openapi/describe.js';
+import { validate } from '../http/validate.js';
+import { invalidKey } from './guards/key-auth.js';
+import { isAdminRequest } from '../http/admin.js';
+import { jsonBody, MB } from '../http/json-body.js';
+import type { ComposeThreads } from '../workers/compose-threads.js';
+import type { ApiState } from '../http/state.js';
+
+const OFFSET_SETTING = 'test.clockOffset';
+
+/** The clock shift a test made before a restart (kept in the store so durable job times stay coherent). */
+export function savedClockOffset(db: Db): number {
+  const row = sql(db, 'SELECT value FROM settings WHERE name = ?').get(OFFSET_SETTING) as { value: string } | undefined;
+  return row ? Number(row.value) : 0;
+}
+
+/**
+ * Routes that exist only with `testHooks` on: moving the clock so tests never sleep for minutes,
+ * and a task that exhausts the heavy thread's heap (after `afterMs`), answered as a request that
+ * needed more than the thread allows is.
+ */
+export function testHookRoutes(db: Db, clock: ShiftableClock, threads: ComposeThreads, adminToken: string | null): Router<ApiState> {
+  const router = new Router<ApiState>();
+  const admin = (authorization: string) => {
+    if (!isAdminRequest(adminToken, authorization)) throw invalidKey('This route needs the admin token');
+  };
+  router.post(
+    '/_test/clock',
+    describe({ summary: 'Move the clock (testHooks)', auth: 'admin', body: 'test-clock', answers: { 200: 'TestClockResult' } }),
+    jsonBody(MB),
+    (ctx) => {
+      admin(ctx.get('Authorization'));
+      const { advanceMs } = validate<{ advanceMs: number }>('test-clock', ctx.state.body);
+      clock.advance(advanceMs);
+      sql(db, 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value').run(
+        OFFSET_SETTING,
+        String(clock.shiftedBy),
+      );
+      ctx.body = { now: new Date(clock.now()).toISOString() };
+    },
+  );
+  router.post(
+    '/_test/heavy-thread',
+    describe({ summary: "Exhaust the heavy thread's heap (testHooks)", auth: 'admin', body: 'test-heavy-thread' }),
+    jsonBody(MB),
+    async (ctx) => {
+      admin(ctx.get('Authorization'));
+      const { afterMs } = validate<{ afterMs: number }>('test-heavy-thread', ctx.state.body);
+      await threads.heavy.run('exhaustHeap', { afterMs });
+    },
+  );
+  return router;
+}
