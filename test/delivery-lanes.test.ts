@@ -11,7 +11,7 @@ import { bulkPlaces, FANOUT_BULK_PLACES } from '../src/outbound/deliver-job.js';
 import { packMessage } from '../src/emails/packing.js';
 import { queueEmail } from '../src/outbound/queue.js';
 import { newEmailRecord } from '../src/emails/store.js';
-import type { Lane } from '../src/jobs/queue.js';
+import type { Lane } from '../src/jobs/types.js';
 import { composeMessage } from '../src/compose/mime.js';
 import { openStore } from '../src/store/db.js';
 import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';

@@ -1,6 +1,7 @@
 import { Router } from '@koa/router';
 import type { ShiftableClock } from '../clock.js';
-import { sql, type Db } from '../store/db.js';
+import type { Db } from '../store/db.js';
+import { readSetting, writeSetting } from '../store/settings.js';
 import { describe } from '../http/openapi/describe.js';
 import { validate } from '../http/validate.js';
 import { invalidKey } from './guards/key-auth.js';
@@ -13,8 +14,7 @@ const OFFSET_SETTING = 'test.clockOffset';
 
 /** The clock shift a test made before a restart (kept in the store so durable job times stay coherent). */
 export function savedClockOffset(db: Db): number {
-  const row = sql(db, 'SELECT value FROM settings WHERE name = ?').get(OFFSET_SETTING) as { value: string } | undefined;
-  return row ? Number(row.value) : 0;
+  return Number(readSetting(db, OFFSET_SETTING) ?? 0);
 }
 
 /**
@@ -35,10 +35,7 @@ export function testHookRoutes(db: Db, clock: ShiftableClock, threads: ComposeTh
       admin(ctx.get('Authorization'));
       const { advanceMs } = validate<{ advanceMs: number }>('test-clock', ctx.state.body);
       clock.advance(advanceMs);
-      sql(db, 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value').run(
-        OFFSET_SETTING,
-        String(clock.shiftedBy),
-      );
+      writeSetting(db, OFFSET_SETTING, String(clock.shiftedBy));
       ctx.body = { now: new Date(clock.now()).toISOString() };
     },
   );

@@ -21,7 +21,7 @@ export function webhookSettingsRoutes(core: Core, guards: Guards): Router<ApiSta
     }),
     secret,
     (ctx) => {
-      ctx.body = webhookSettings(core, projectOf(ctx).id);
+      ctx.body = webhookSettings(core.db, projectOf(ctx).id);
     },
   );
 
@@ -30,7 +30,7 @@ export function webhookSettingsRoutes(core: Core, guards: Guards): Router<ApiSta
     describe({ summary: 'New webhook signing secret', description: 'The old secret stops signing at once; requests already signed keep their signature', answers: { 200: 'WebhookSettings' } }),
     secret,
     (ctx) => {
-      const settings = rotatedWebhookSettings(core, projectOf(ctx).id);
+      const settings = rotatedWebhookSettings(core.db, projectOf(ctx).id);
       if (!settings) throw notFound('Project');
       ctx.body = settings;
     },

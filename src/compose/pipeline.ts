@@ -3,7 +3,7 @@
 // own rules (who receives, what a refusal means).
 import type { Core } from '../core.js';
 import { queueEmail } from '../outbound/queue.js';
-import type { Lane } from '../jobs/queue.js';
+import type { Lane } from '../jobs/types.js';
 import { newEmailRecord, type Email } from '../emails/store.js';
 import { validationFailed } from '../errors.js';
 import { MB } from '../http/json-body.js';

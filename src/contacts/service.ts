@@ -5,7 +5,7 @@ import { CONTACT_EVENTS } from '../bus/catalogue.js';
 import type { KeyKind } from '../projects/keys.js';
 import { suppressionOf } from '../suppressions/store.js';
 import { mergeData, type ContactData } from './data.js';
-import { clearOptOut, optOutOf, recordOptOut, type OptOutReason } from './opt-outs.js';
+import { clearOptOut, optOutOf, recordOptOut, type OptOutReason } from './opt-outs-store.js';
 import { deleteContactRow, findContactByEmail, findContactById, insertContact, updateContact, type Contact } from './store.js';
 
 export interface ContactInput {

@@ -1,58 +1,8 @@
 import type { Clock } from '../clock.js';
-import { parseJson, sql, type Db } from '../store/db.js';
-
-/** Delivery lanes: transactional jobs of a kind are claimed before its bulk (campaign) jobs. */
-export const LANES = ['transactional', 'bulk'] as const;
-export type Lane = (typeof LANES)[number];
-
-export interface Job<P = unknown> {
-  id: number;
-  kind: string;
-  /** Absent means transactional. */
-  lane?: Lane;
-  projectId: string | null;
-  payload: P;
-  attempts: number;
-  maxAttempts: number;
-  runAt: number;
-  createdAt: number;
-}
-
-export interface EnqueueOptions {
-  projectId?: string | null;
-  runAt?: number;
-  maxAttempts?: number;
-  /** A second enqueue with the same key is ignored: what makes re-running a producer safe. */
-  uniqueKey?: string;
-  /** A second enqueue with the same key is ignored while the first waits and has not started: coalesces bursts. */
-  coalesceKey?: string;
-  /** Transactional unless said otherwise. */
-  lane?: Lane;
-}
-
-interface JobRow {
-  id: number;
-  kind: string;
-  lane: number;
-  project_id: string | null;
-  payload: string;
-  attempts: number;
-  max_attempts: number;
-  run_at: number;
-  created_at: number;
-}
-
-const toJob = (row: JobRow): Job => ({
-  id: row.id,
-  kind: row.kind,
-  lane: LANES[row.lane] ?? 'transactional',
-  projectId: row.project_id,
-  payload: parseJson(row.payload, {}),
-  attempts: row.attempts,
-  maxAttempts: row.max_attempts,
-  runAt: row.run_at,
-  createdAt: row.created_at,
-});
+import type { Db } from '../store/db.js';
+import type { EnqueueOptions, Job, Lane } from './types.js';
+import { LANES } from './types.js';
+import { bringJobForward, claimJobsOfProject, deleteJobs, dueProjects, failJob, insertJob, nextRunAt, requeueJob, requeueRunning } from './store.js';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
@@ -78,33 +28,25 @@ export class JobQueue {
   enqueue(kind: string, payload: unknown, opts: EnqueueOptions = {}): number | null {
     const now = this.clock.now();
     const runAt = opts.runAt ?? now;
-    const info = sql(
-      this.db,
-      `INSERT INTO jobs (kind, lane, project_id, payload, run_at, max_attempts, unique_key, coalesce_key, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-    ).run(
+    const id = insertJob(this.db, {
       kind,
-      LANES.indexOf(opts.lane ?? 'transactional'),
-      opts.projectId ?? null,
-      JSON.stringify(payload ?? {}),
+      lane: LANES.indexOf(opts.lane ?? 'transactional'),
+      projectId: opts.projectId ?? null,
+      payload: JSON.stringify(payload ?? {}),
       runAt,
-      opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-      opts.uniqueKey ?? null,
-      opts.coalesceKey ?? null,
+      maxAttempts: opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      uniqueKey: opts.uniqueKey ?? null,
+      coalesceKey: opts.coalesceKey ?? null,
       now,
-      now,
-    );
-    if (info.changes === 0) return null;
-    this.onEnqueue(kind, runAt);
-    return Number(info.lastInsertRowid);
+    });
+    if (id !== null) this.onEnqueue(kind, runAt);
+    return id;
   }
 
   /** A queued job of this unique key runs no later than `runAt` (a recurring job that must also run at start). */
   bringForward(uniqueKey: string, runAt: number): void {
-    if (sql(this.db, "UPDATE jobs SET run_at = ? WHERE unique_key = ? AND status = 'queued' AND run_at > ?").run(runAt, uniqueKey, runAt).changes > 0) {
-      const kind = sql(this.db, 'SELECT kind FROM jobs WHERE unique_key = ?').pluck().get(uniqueKey) as string;
-      this.onEnqueue(kind, runAt);
-    }
+    const kind = bringJobForward(this.db, uniqueKey, runAt);
+    if (kind !== null) this.onEnqueue(kind, runAt);
   }
 
   /**
@@ -130,7 +72,7 @@ export class JobQueue {
    */
   private claimLane(kind: string, lane: Lane, limit: number, leaseMs: number, now: number, room: (projectId: string | null) => number): Job[] {
     const rotation = `${kind} ${lane}`;
-    let wanting = rotated(this.dueProjects(kind, lane, now), this.lastServed.get(rotation))
+    let wanting = rotated(dueProjects(this.db, kind, LANES.indexOf(lane), now), this.lastServed.get(rotation))
       .map((projectId) => ({ projectId, room: room(projectId) }))
       .filter((p) => p.room > 0);
     const claimed: Job[] = [];
@@ -140,7 +82,7 @@ export class JobQueue {
       for (const project of wanting) {
         const want = Math.min(share, project.room, limit - claimed.length);
         if (want <= 0) break;
-        const jobs = this.claimOfProject(kind, lane, project.projectId, want, leaseMs, now);
+        const jobs = claimJobsOfProject(this.db, kind, LANES.indexOf(lane), project.projectId, want, now + leaseMs, now);
         claimed.push(...jobs);
         project.room -= jobs.length;
         this.lastServed.set(rotation, project.projectId);
@@ -151,35 +93,13 @@ export class JobQueue {
     return claimed;
   }
 
-  /** The projects (null: jobs of no project) with due jobs of the kind in the lane, in id order: one index seek each. */
-  private dueProjects(kind: string, lane: Lane, now: number): (string | null)[] {
-    return sql(
-      this.db,
-      `${QUEUED_PROJECTS} SELECT project_id FROM queued_projects AS q
-        WHERE EXISTS (SELECT 1 FROM jobs WHERE status = 'queued' AND kind = @kind AND lane = @lane AND project_id IS q.project_id AND run_at <= @now)`,
-    )
-      .pluck()
-      .all({ kind, lane: LANES.indexOf(lane), now }) as (string | null)[];
-  }
-
-  private claimOfProject(kind: string, lane: Lane, projectId: string | null, limit: number, leaseMs: number, now: number): Job[] {
-    const rows = sql(
-      this.db,
-      `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ?, updated_at = ?
-       WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' AND kind = ? AND lane = ? AND project_id IS ? AND run_at <= ? ORDER BY run_at, id LIMIT ?)
-       RETURNING id, kind, lane, project_id, payload, attempts, max_attempts, run_at, created_at`,
-    ).all(now + leaseMs, now, kind, LANES.indexOf(lane), projectId, now, limit) as JobRow[];
-    // RETURNING keeps no order
-    return rows.sort((a, b) => a.run_at - b.run_at || a.id - b.id).map(toJob);
-  }
-
   /** Runs fn in one transaction: a pass of the runner writes its settled jobs and its claims with one commit. */
   batch(fn: () => void): void {
     this.inTransaction(fn);
   }
 
   completeAll(ids: number[]): void {
-    sql(this.db, 'DELETE FROM jobs WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(ids));
+    deleteJobs(this.db, ids);
   }
 
   /**
@@ -188,19 +108,16 @@ export class JobQueue {
    * and however often a job waits, its failures still get every attempt.
    */
   retry(id: number, runAt: number, error: string | null, countsAsAttempt = true): void {
-    sql(
-      this.db,
-      `UPDATE jobs SET status = 'queued', run_at = ?, last_error = ?, locked_until = NULL, updated_at = ?, attempts = attempts - ? WHERE id = ?`,
-    ).run(runAt, error, this.clock.now(), countsAsAttempt ? 0 : 1, id);
+    requeueJob(this.db, id, runAt, error, !countsAsAttempt, this.clock.now());
   }
 
   fail(id: number, error: string): void {
-    sql(this.db, `UPDATE jobs SET status = 'failed', last_error = ?, locked_until = NULL, updated_at = ? WHERE id = ?`).run(error, this.clock.now(), id);
+    failJob(this.db, id, error, this.clock.now());
   }
 
   /** Jobs left running by a stopped or killed process go back to the queue. */
   recover(): number {
-    return sql(this.db, `UPDATE jobs SET status = 'queued', locked_until = NULL WHERE status = 'running'`).run().changes;
+    return requeueRunning(this.db);
   }
 
   /** The earliest run_at after `after` among queued jobs of `kinds`: one index seek per kind, lane and project. */
@@ -208,35 +125,13 @@ export class JobQueue {
     let next: number | null = null;
     for (const kind of kinds) {
       for (let lane = 0; lane < LANES.length; lane++) {
-        const runAt = sql(
-          this.db,
-          `${QUEUED_PROJECTS} SELECT MIN((SELECT run_at FROM jobs WHERE status = 'queued' AND kind = @kind AND lane = @lane AND project_id IS q.project_id AND run_at > @after ORDER BY run_at LIMIT 1))
-             FROM queued_projects AS q`,
-        )
-          .pluck()
-          .get({ kind, lane, after }) as number | null;
+        const runAt = nextRunAt(this.db, kind, lane, after);
         if (runAt !== null && (next === null || runAt < next)) next = runAt;
       }
     }
     return next;
   }
 }
-
-/**
- * `queued_projects`: the distinct project ids (null first, for jobs of no project) among queued
- * jobs of @kind in @lane, found by skipping through the jobs_due index rather than reading its rows.
- */
-const QUEUED_PROJECTS = `WITH RECURSIVE ids(project_id) AS (
-    SELECT (SELECT project_id FROM jobs WHERE status = 'queued' AND kind = @kind AND lane = @lane AND project_id IS NOT NULL ORDER BY project_id LIMIT 1)
-    UNION ALL
-    SELECT (SELECT project_id FROM jobs WHERE status = 'queued' AND kind = @kind AND lane = @lane AND project_id > ids.project_id ORDER BY project_id LIMIT 1)
-      FROM ids WHERE ids.project_id IS NOT NULL
-  ),
-  queued_projects(project_id) AS (
-    SELECT NULL WHERE EXISTS (SELECT 1 FROM jobs WHERE status = 'queued' AND kind = @kind AND lane = @lane AND project_id IS NULL)
-    UNION ALL
-    SELECT project_id FROM ids WHERE project_id IS NOT NULL
-  )`;
 
 /** The projects in id order, starting after `last` (the rotation's next turn); null sorts first, as in SQL. */
 function rotated(projects: (string | null)[], last: string | null | undefined): (string | null)[] {

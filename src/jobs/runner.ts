@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { backoffMs } from './backoff.js';
-import type { Job, JobQueue } from './queue.js';
+import type { JobQueue } from './queue.js';
+import type { Job } from './types.js';
 
 /** What a handler may answer instead of finishing: run me again at this time (not counted as a failure). */
 export interface Reschedule {

@@ -1,7 +1,7 @@
 import { iso } from '../clock.js';
 import { EMAIL_EVENTS } from '../bus/catalogue.js';
 import type { Core } from '../core.js';
-import type { Lane } from '../jobs/queue.js';
+import type { Lane } from '../jobs/types.js';
 import { emailEventBase } from '../emails/present.js';
 import type { PackedMessage } from '../emails/packing.js';
 import { insertEmail, type Email } from '../emails/store.js';

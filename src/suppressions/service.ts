@@ -8,8 +8,7 @@ import { encodeCursor, type CursorPosition } from '../http/pagination.js';
 import type { Db } from '../store/db.js';
 import { readFor, type Reader } from '../store/reader.js';
 import type { Config } from '../config.js';
-import { sql } from '../store/db.js';
-import { listRemovals, removeSuppression, suppressionPageQuery, toSuppression, type SuppressionReason, type SuppressionRemoval, type SuppressionRow } from './store.js';
+import { listRemovals, removeSuppression, suppressionPageQuery, suppressionRows, toSuppression, type SuppressionReason, type SuppressionRemoval, type SuppressionRow } from './store.js';
 
 export const SUPPRESSION_REASONS: SuppressionReason[] = ['bounce', 'complaint'];
 
@@ -32,9 +31,9 @@ function afterOf(cursor: CursorPosition | null): { at: number; email: string } |
  * it runs on a reader thread within a request's budget.
  */
 export async function listSuppressions(deps: { db: Db; reader: Reader; config: Config }, projectId: string, q: SuppressionListQuery) {
-  const { text, params } = suppressionPageQuery(projectId, { reason: q.reason, search: q.search?.toLowerCase() ?? null, after: afterOf(q.cursor), limit: q.limit + 1 });
+  const statement = suppressionPageQuery(projectId, { reason: q.reason, search: q.search?.toLowerCase() ?? null, after: afterOf(q.cursor), limit: q.limit + 1 });
   const filtered = q.search !== null || q.reason !== null;
-  const rows = filtered ? await deps.reader.all<SuppressionRow>(readFor(deps.config, projectId, 'request'), text, params) : (sql(deps.db, text).all(...params) as SuppressionRow[]);
+  const rows = filtered ? await deps.reader.all<SuppressionRow>(readFor(deps.config, projectId, 'request'), statement.text, statement.params) : suppressionRows(deps.db, statement);
   const hasMore = rows.length > q.limit;
   const page = rows.slice(0, q.limit).map(toSuppression);
   const last = page[page.length - 1];

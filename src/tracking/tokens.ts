@@ -3,7 +3,8 @@
 // unforgeable and name no enumerable ids.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Core } from '../core.js';
-import { sql, type Db } from '../store/db.js';
+import type { Db } from '../store/db.js';
+import { settingOrCreate } from '../store/settings.js';
 
 export type ContactTokenKind = 'unsubscribe' | 'subscribe' | 'manage';
 
@@ -34,9 +35,8 @@ const secrets = new WeakMap<Db, Buffer>();
 export function tokenSecret(db: Db): Buffer {
   let secret = secrets.get(db);
   if (!secret) {
-    sql(db, 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(SECRET_SETTING, randomBytes(32).toString('hex'));
-    const row = sql(db, 'SELECT value FROM settings WHERE name = ?').get(SECRET_SETTING) as { value: string };
-    secrets.set(db, (secret = Buffer.from(row.value, 'hex')));
+    const stored = settingOrCreate(db, SECRET_SETTING, () => randomBytes(32).toString('hex'));
+    secrets.set(db, (secret = Buffer.from(stored, 'hex')));
   }
   return secret;
 }

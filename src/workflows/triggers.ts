@@ -5,7 +5,7 @@ import type { Reactor, StoredEvent } from '../bus/reactor.js';
 import { findContactById } from '../contacts/store.js';
 import type { Core } from '../core.js';
 import type { JobHandler } from '../jobs/runner.js';
-import { sql } from '../store/db.js';
+import { awaitedEventNames, startingWorkflows } from './store.js';
 import { tableMemo } from '../store/table-memo.js';
 import { waitingFor, type TriggerEvent } from './executions-store.js';
 import { startExecution } from './executions.js';
@@ -27,16 +27,8 @@ interface Listening {
 function listeningOf(core: Core) {
   return tableMemo<Listening>(core.db, 'workflow_listening', ['workflows', 'workflow_steps'], (projectId) => {
     const starts = new Map<string, string[]>();
-    const triggers = sql(core.db, `SELECT id, event_name FROM workflows WHERE project_id = ? AND enabled = 1 AND trigger_type = 'EVENT' AND event_name IS NOT NULL`).all(
-      projectId,
-    ) as { id: string; event_name: string }[];
-    for (const t of triggers) starts.set(t.event_name, [...(starts.get(t.event_name) ?? []), t.id]);
-    const waits = sql(
-      core.db,
-      `SELECT DISTINCT json_extract(s.config, '$.eventName') AS name FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id
-       WHERE w.project_id = ? AND s.type = 'WAIT_FOR_EVENT'`,
-    ).all(projectId) as { name: string }[];
-    return { starts, waits: new Set(waits.map((w) => w.name)) };
+    for (const t of startingWorkflows(core.db, projectId)) starts.set(t.event_name, [...(starts.get(t.event_name) ?? []), t.id]);
+    return { starts, waits: new Set(awaitedEventNames(core.db, projectId)) };
   });
 }
 

@@ -55,7 +55,7 @@ export const webhookStep: StepHandler = async (input) => {
     const headers: Record<string, string> = {
       'user-agent': 'Postmill-Webhook/1',
       'x-postmill-delivery': `${execution.id}:${execution.seq}`,
-      [SIGNATURE_HEADER.toLowerCase()]: signatureOf(projectWebhookSecret(core, execution.projectId), body ?? '', core.clock.now()),
+      [SIGNATURE_HEADER.toLowerCase()]: signatureOf(projectWebhookSecret(core.db, execution.projectId), body ?? '', core.clock.now()),
       ...(body !== null ? { 'content-type': originHeaders['content-type'] ?? 'application/json' } : {}),
     };
     const res = await sendWebhook(
