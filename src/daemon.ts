@@ -58,7 +58,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   const closeModules = () => Promise.all(all.map((m) => m.close?.()));
 
   clock.onAdvance(() => runner.wake());
-  const koa = createHttpApp(core, parts, all.flatMap((m) => (m.routes ? [m.routes] : [])), config.testHooks ? [testHookRoutes(db, clock, parts.threads, config.adminToken)] : []);
+  const koa = createHttpApp(core, parts, all.flatMap((m) => (m.routes ? [m.routes] : [])), config.testHooks ? [testHookRoutes(db, clock, parts.threads, runner, config.adminToken)] : []);
   const server = createServer(koa.callback());
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 120_000;

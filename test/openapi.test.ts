@@ -12,6 +12,7 @@ import { assemble } from '../src/assembly.js';
 import { createDns } from '../src/dns/resolver.js';
 import { createHttpApp } from '../src/api/app.js';
 import { testHookRoutes } from '../src/api/test-hooks.js';
+import { JobRunner } from '../src/jobs/runner.js';
 import { loadSchemas } from '../src/http/validate.js';
 import type { Logger } from '../src/log.js';
 import { modules } from '../src/modules.js';
@@ -32,7 +33,7 @@ async function composedApp() {
   const db = openStore(dir);
   const parts = assemble({ db, clock, config, log, dns: createDns([]) });
   loadSchemas();
-  const koa = createHttpApp(parts.core, parts, modules(parts).flatMap((m) => (m.routes ? [m.routes] : [])), [testHookRoutes(db, clock, parts.threads, ADMIN)]);
+  const koa = createHttpApp(parts.core, parts, modules(parts).flatMap((m) => (m.routes ? [m.routes] : [])), [testHookRoutes(db, clock, parts.threads, new JobRunner(parts.core.jobs, clock, log), ADMIN)]);
   const server = createServer(koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

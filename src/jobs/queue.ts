@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import type { EnqueueOptions, Job, Lane } from './types.js';
 import { LANES } from './types.js';
-import { bringJobForward, claimJobsOfProject, deleteJobs, dueProjects, failJob, insertJob, nextRunAt, requeueJob, requeueRunning } from './store.js';
+import { anyDue, bringJobForward, claimJobsOfProject, deleteJobs, dueProjects, failJob, insertJob, nextRunAt, requeueJob, requeueRunning } from './store.js';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
@@ -91,6 +91,11 @@ export class JobQueue {
       wanting = still;
     }
     return claimed;
+  }
+
+  /** Whether a queued job of `kinds` is due at `now`. */
+  hasDue(kinds: string[], now: number): boolean {
+    return anyDue(this.db, kinds, now);
   }
 
   /** Runs fn in one transaction: a pass of the runner writes its settled jobs and its claims with one commit. */

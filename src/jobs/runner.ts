@@ -224,6 +224,17 @@ export class JobRunner {
     for (const write of settled) write();
   }
 
+  /**
+   * What still works or is due now: kinds with running jobs and whether a queued job is due; empty
+   * when the runner is idle (nothing runs, nothing is due, no pass is pending). A test hook waits
+   * for idle instead of sleeping; future jobs (timers, delays) do not count.
+   */
+  busy(): { running: string[]; due: boolean; pending: boolean } {
+    const running = [...this.running].filter(([, r]) => r.all > 0).map(([kind]) => kind);
+    const pending = this.scheduled || this.batching.size > 0 || this.completed.length + this.settled.length > 0;
+    return { running, due: this.queue.hasDue([...this.handlers.keys()], this.clock.now()), pending };
+  }
+
   private launch(job: Job): void {
     const handler = this.handlers.get(job.kind)!;
     const running = this.running.get(job.kind)!;

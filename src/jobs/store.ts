@@ -125,3 +125,8 @@ export function nextRunAt(db: Db, kind: string, lane: number, after: number): nu
     .pluck()
     .get({ kind, lane, after }) as number | null;
 }
+
+/** Whether a queued job of one of the kinds is due at `now`. */
+export const anyDue = (db: Db, kinds: string[], now: number): boolean =>
+  sql(db, "SELECT 1 FROM jobs WHERE status = 'queued' AND kind IN (SELECT value FROM json_each(?)) AND run_at <= ? LIMIT 1").get(JSON.stringify(kinds), now) !== undefined;
+
