@@ -9,7 +9,6 @@ import { loadConfig } from '../src/config.js';
 import { assemble } from '../src/assembly.js';
 import { upsertContact } from '../src/contacts/service.js';
 import { deliveryJob } from '../src/outbound/deliver-job.js';
-import { SendThrottle } from '../src/outbound/throttle.js';
 import { createDns } from '../src/dns/resolver.js';
 import { packMessage } from '../src/emails/packing.js';
 import { findEmailById, insertEmail, newEmailRecord, type MessageType, type SourceType } from '../src/emails/store.js';
@@ -33,7 +32,7 @@ test('suppressed addresses get no campaign, workflow, MARKETING or HEADLESS mail
     const project = createProject(db, clock, 'p');
     const { contact } = upsertContact(ctx, project.id, { email: 'gone@rcpt.test' }, true);
     suppress(db, project.id, 'GONE@rcpt.test', 'bounce', null, clock.now());
-    const job = deliveryJob(ctx, { signer: parts.signer, fanouts: parts.fanouts, metrics: parts.metrics, delivery, throttle: new SendThrottle(clock, 0), concurrency: 1, maxAgeMs: 3_600_000 });
+    const job = deliveryJob(ctx, { signer: parts.signer, fanouts: parts.fanouts, metrics: parts.metrics, delivery, throttle: null, concurrency: 1, maxAgeMs: 3_600_000 });
     const run = async (sourceType: SourceType, messageType: MessageType) => {
       const email = newEmailRecord(
         {

@@ -2,7 +2,8 @@ import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Core } from '../core.js';
 import { clientAddressOf } from '../http/client-address.js';
-import { limitHeaders, RollingLimit } from '../limits/rate-limit.js';
+import { limitHeaders, RATE_WINDOW_MS } from '../limits/rate-limit.js';
+import { SlidingWindow } from '../limits/sliding-window.js';
 import type { ApiContext, ApiState } from '../http/state.js';
 import {
   confirmSubscribePage,
@@ -52,13 +53,14 @@ const PAGE: AnswerDoc = { type: 'text/html' };
 /** Routes that mail links point to: no key, limited per client (see PUBLIC_PER_MINUTE), revealing nothing about other contacts. */
 export function trackingRoutes(core: Core): Router<ApiState> {
   const router = new Router<ApiState>();
-  const limiter = new RollingLimit(core.clock, PUBLIC_PER_MINUTE);
+  const limiter = new SlidingWindow(core.clock, PUBLIC_PER_MINUTE, RATE_WINDOW_MS);
   const clientOf = clientAddressOf(core.config.http.trustProxy);
   /** Counts the request against its client's limit; over it, answers the 429 page and false. */
   const withinLimit = (ctx: ApiContext): boolean => {
     const verdict = limiter.take(clientOf(ctx.req));
-    ctx.set(limitHeaders(verdict));
-    if (!verdict.allowed) html(ctx, tooManyRequestsPage(verdict.resetSeconds), 429);
+    const headers = limitHeaders(verdict, core.clock.now());
+    ctx.set(headers);
+    if (!verdict.allowed) html(ctx, tooManyRequestsPage(Number(headers['Retry-After'])), 429);
     return verdict.allowed;
   };
   const url = (path: string) => `${core.config.publicUrl}${path}`;

@@ -3,11 +3,13 @@
 import type { Clock } from '../clock.js';
 import { ApiError } from '../errors.js';
 import { FairGate } from './fair-gate.js';
-import { limitHeaders, RollingLimit } from './rate-limit.js';
+import { limitHeaders, RATE_WINDOW_MS } from './rate-limit.js';
+import { SlidingWindow } from './sliding-window.js';
 
 export interface Admission {
+  clock: Clock;
   /** `rateLimit.perMinute` requests per project; null when that is 0 (no limit). */
-  requests: RollingLimit | null;
+  requests: SlidingWindow | null;
   /**
    * Requests over 1 MB: two in the daemon at once (one being read while the other composes), one
    * per project; 32 waiting in all and 8 per project (so one project's pile never turns another
@@ -17,7 +19,8 @@ export interface Admission {
 }
 
 export const createAdmission = (clock: Clock, perMinute: number): Admission => ({
-  requests: perMinute === 0 ? null : new RollingLimit(clock, perMinute),
+  clock,
+  requests: perMinute === 0 ? null : new SlidingWindow(clock, perMinute, RATE_WINDOW_MS),
   heavy: new FairGate({
     slots: 2,
     maxWaiting: 32,
@@ -34,11 +37,12 @@ export function admitRequest(admission: Admission, projectId: string): Record<st
   const limiter = admission.requests;
   if (!limiter) return {};
   const verdict = limiter.take(projectId);
-  const headers = limitHeaders(verdict);
+  const headers = limitHeaders(verdict, admission.clock.now());
   if (!verdict.allowed) {
-    throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', `Rate limit of ${limiter.perMinute} requests per minute exceeded`, {
-      details: { retryAfter: verdict.resetSeconds },
-      suggestion: `Retry after ${verdict.resetSeconds} seconds`,
+    const retryAfter = Number(headers['Retry-After']);
+    throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', `Rate limit of ${limiter.limit} requests per minute exceeded`, {
+      details: { retryAfter },
+      suggestion: `Retry after ${retryAfter} seconds`,
       headers,
     });
   }

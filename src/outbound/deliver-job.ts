@@ -27,7 +27,7 @@ import {
   type StoredMessage,
 } from '../emails/store.js';
 import { ByteBudget } from './byte-budget.js';
-import type { SendThrottle } from './throttle.js';
+import type { SlidingWindow } from '../limits/sliding-window.js';
 import type { MailThreads } from './dkim/threads.js';
 import type { Fanouts } from './fanouts.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -41,7 +41,8 @@ export interface DeliveryJobOptions {
   fanouts: Fanouts;
   metrics: Metrics;
   delivery: Delivery;
-  throttle: SendThrottle;
+  /** `delivery.throttlePerMinute`: deliveries started per rolling minute per project (it holds the queue, never the API); null is none. */
+  throttle: SlidingWindow | null;
   concurrency: number;
   /** Deferred mail older than this ends as a transient bounce. */
   maxAgeMs: number;
@@ -155,8 +156,8 @@ export function deliveryJob(core: Core, opts: DeliveryJobOptions): JobHandler<De
       if (suppressionWithholding(core.db, email.projectId, email.to, email)) {
         return commit(() => setEmailStatus(core.db, email.id, 'suppressed', null, core.clock.now()));
       }
-      const throttled = opts.throttle.take(email.projectId);
-      if (throttled !== null) return { retryAt: throttled, reason: 'project send throttle' };
+      const throttled = opts.throttle?.take(email.projectId);
+      if (throttled && !throttled.allowed) return { retryAt: throttled.retryAt, reason: 'project send throttle' };
       const bulk = job.lane === 'bulk';
       const paced = bulk ? pacer.take(email.projectId) : null;
       if (paced !== null) return { retryAt: paced, reason: 'delivery.bulkPerSecond' };

@@ -10,7 +10,7 @@ import type { MailThreads } from './dkim/threads.js';
 import { createDelivery } from './engine/deliver.js';
 import type { Fanouts } from './fanouts.js';
 import { DELIVER_JOB } from './queue.js';
-import { SendThrottle } from './throttle.js';
+import { SlidingWindow } from '../limits/sliding-window.js';
 
 export interface OutboundTools {
   dns: Dns;
@@ -39,7 +39,7 @@ export function outboundModule(core: Core, tools: OutboundTools): { jobs(runner:
         deliveryJob(core, {
           ...tools,
           delivery,
-          throttle: new SendThrottle(clock, config.delivery.throttlePerMinute),
+          throttle: config.delivery.throttlePerMinute === 0 ? null : new SlidingWindow(clock, config.delivery.throttlePerMinute, 60_000),
           concurrency: config.delivery.concurrency,
           maxAgeMs: config.delivery.maxAge * 1000,
           bulkPerSecond: config.delivery.bulkPerSecond,
