@@ -6,6 +6,7 @@ import type { Assembly } from './assembly.js';
 import { campaignJobs } from './campaigns/jobs.js';
 import { campaignRoutes } from './api/campaigns.js';
 import { campaignUsage } from './campaigns/usage.js';
+import { CampaignProgressLog } from './campaigns/progress-log.js';
 import { bulkRoutes } from './api/contacts-bulk.js';
 import { BULK_JOB, bulkJob } from './contacts/bulk/service.js';
 import { importRoutes } from './api/contacts-import.js';
@@ -42,6 +43,7 @@ import { workflowUsage } from './workflows/usage.js';
 
 export function modules(a: Assembly): Module[] {
   const { core, dns, threads, usage } = a;
+  const campaignProgress = new CampaignProgressLog(core);
   return [
     { routes: (guards) => accountRoutes(core, threads, guards) },
     { routes: (guards) => contactRoutes(core, usage, guards) },
@@ -57,7 +59,12 @@ export function modules(a: Assembly): Module[] {
     { routes: (guards) => eventRoutes(core, usage, guards), activity: eventActivity },
     { routes: (guards) => activityRoutes(core, a.activity, guards) },
     { routes: () => trackingRoutes(core) },
-    { routes: (guards) => campaignRoutes(core, { threads, usage }, guards), jobs: (runner) => campaignJobs(runner, core, { threads, fanouts: a.fanouts }), usage: campaignUsage },
+    {
+      routes: (guards) => campaignRoutes(core, { threads, usage }, guards),
+      jobs: (runner) => campaignJobs(runner, core, { threads, fanouts: a.fanouts, progress: campaignProgress }),
+      usage: campaignUsage,
+      close: async () => campaignProgress.stop(),
+    },
     { routes: (guards) => verifyRoutes(core, dns, guards) },
     { jobs: (runner) => inboundJobs(runner, core, { dns, metrics: a.metrics }) },
     { jobs: (runner) => idempotencyJobs(runner, core) },

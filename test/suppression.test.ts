@@ -8,6 +8,7 @@ import { ShiftableClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { assemble } from '../src/assembly.js';
 import { upsertContact } from '../src/contacts/service.js';
+import { DeliverySummary } from '../src/outbound/summary.js';
 import { deliveryJob } from '../src/outbound/deliver-job.js';
 import { createDns } from '../src/dns/resolver.js';
 import { packMessage } from '../src/emails/packing.js';
@@ -32,7 +33,7 @@ test('suppressed addresses get no campaign, workflow, MARKETING or HEADLESS mail
     const project = createProject(db, clock, 'p');
     const { contact } = upsertContact(ctx, project.id, { email: 'gone@rcpt.test' }, true);
     suppress(db, project.id, 'GONE@rcpt.test', 'bounce', null, clock.now());
-    const job = deliveryJob(ctx, { signer: parts.signer, fanouts: parts.fanouts, metrics: parts.metrics, delivery, throttle: null, concurrency: 1, maxAgeMs: 3_600_000 });
+    const job = deliveryJob(ctx, { signer: parts.signer, fanouts: parts.fanouts, metrics: parts.metrics, summary: new DeliverySummary(log), delivery, throttle: null, concurrency: 1, maxAgeMs: 3_600_000 });
     const run = async (sourceType: SourceType, messageType: MessageType) => {
       const email = newEmailRecord(
         {

@@ -16,6 +16,7 @@ import { newEmailId } from '../emails/ids.js';
 import type { Pools } from '../threads/pool.js';
 import type { ComposeOps } from '../compose/compose-ops.js';
 import type { Fanouts } from '../outbound/fanouts.js';
+import type { CampaignProgressLog } from './progress-log.js';
 
 export const FANOUT_JOB = 'campaign.fanout';
 
@@ -96,7 +97,7 @@ function writeBatch(core: Core, campaign: Campaign, content: MessageContent, { c
  * ahead and never written are simply composed again. A read that fails (past its budget) fails
  * the run with its reason.
  */
-async function fanOut(core: Core, threads: Pools<ComposeOps>, campaign: Campaign, walk: MatchingWalk): Promise<void> {
+async function fanOut(core: Core, { threads, progress }: FanoutTools, campaign: Campaign, walk: MatchingWalk): Promise<void> {
   const content = campaignContent(core, campaign);
   const ahead: Promise<Composed | null>[] = [];
   let position: string | null = campaign.walkedTo;
@@ -124,7 +125,10 @@ async function fanOut(core: Core, threads: Pools<ComposeOps>, campaign: Campaign
   for (;;) {
     // every read is in `ahead` before it can end the walk: the one that does answers null
     const composed = await ahead.shift()!;
-    if (!composed) return finishWalk(core.db, campaign, core.clock.now());
+    if (!composed) {
+      finishWalk(core.db, campaign, core.clock.now());
+      return progress.fanOutDone(campaign);
+    }
     // the threads get the next batches before the main thread turns to writing this one
     readAhead();
     // One write per turn of the event loop: two batches composed meanwhile would otherwise be
@@ -134,13 +138,17 @@ async function fanOut(core: Core, threads: Pools<ComposeOps>, campaign: Campaign
   }
 }
 
-/** What a fan-out uses beside the core: the compose threads, and the count of fan-outs running that bulk delivery yields to. */
+/**
+ * What a fan-out uses beside the core: the compose threads, the count of fan-outs running that bulk
+ * delivery yields to, and the journal's campaign lines.
+ */
 export interface FanoutTools {
   threads: Pools<ComposeOps>;
   fanouts: Fanouts;
+  progress: CampaignProgressLog;
 }
 
-export function fanoutJob(core: Core, { threads, fanouts }: FanoutTools): JobHandler<FanoutPayload> {
+export function fanoutJob(core: Core, tools: FanoutTools): JobHandler<FanoutPayload> {
   return {
     concurrency: 2,
     async run(job) {
@@ -155,7 +163,8 @@ export function fanoutJob(core: Core, { threads, fanouts }: FanoutTools): JobHan
         }
         if (campaign.status !== 'SENDING') return;
         // planned once per run; after a restart the audience keeps the times of the send's start
-        return fanouts.run(() => fanOut(core, threads, campaign, audienceWalk(core, campaign, campaign.sentAt ?? core.clock.now())));
+        if (campaign.walkedTo === null) tools.progress.fanOutStarted(campaign);
+        return tools.fanouts.run(() => fanOut(core, tools, campaign, audienceWalk(core, campaign, campaign.sentAt ?? core.clock.now())));
       }
     },
   };

@@ -250,3 +250,7 @@ export function campaignsIn(db: Db, projectId: string, statuses: readonly Campai
     ) as CampaignRow[]
   ).map(toCampaign);
 }
+
+/** Campaigns of every project that are sending now (what the progress log watches after a start). */
+export const sendingCampaigns = (db: Db): Campaign[] => (sql(db, "SELECT * FROM campaigns WHERE status = 'SENDING'").all() as CampaignRow[]).map(toCampaign);
+

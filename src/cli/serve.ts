@@ -1,5 +1,6 @@
 import { lockDataDir } from '../store/lock.js';
 import { print, type Command } from './command.js';
+import { postmillVersion } from '../runtime/version.js';
 
 export const SERVE: Command = {
   words: ['serve'],
@@ -49,6 +50,15 @@ export const SERVE: Command = {
       );
     }
     const submission = daemon.submission ? { submission: daemon.submission } : {};
+    daemon.parts.core.log.info('postmill started', {
+      version: postmillVersion(),
+      http: daemon.http,
+      smtp: daemon.smtp,
+      ...submission,
+      publicUrl: config.publicUrl,
+      delivery: config.delivery.mode,
+      dataDir: config.dataDir,
+    });
     print(
       input,
       { ready: true, http: daemon.http, smtp: daemon.smtp, ...submission },

@@ -30,6 +30,7 @@ import { ByteBudget } from './byte-budget.js';
 import type { SlidingWindow } from '../limits/sliding-window.js';
 import type { MailThreads } from './dkim/threads.js';
 import type { Fanouts } from './fanouts.js';
+import type { DeliverySummary } from './summary.js';
 import type { Metrics } from '../metrics/metrics.js';
 
 const FINAL = new Set(['delivered', 'bounced', 'failed', 'suppressed']);
@@ -40,6 +41,8 @@ export interface DeliveryJobOptions {
   /** Campaign fan-outs running: bulk delivery keeps to a few places meanwhile. */
   fanouts: Fanouts;
   metrics: Metrics;
+  /** The journal's line a minute on what delivery did. */
+  summary: DeliverySummary;
   delivery: Delivery;
   /** `delivery.throttlePerMinute`: deliveries started per rolling minute per project (it holds the queue, never the API); null is none. */
   throttle: SlidingWindow | null;
@@ -172,6 +175,7 @@ export function deliveryJob(core: Core, opts: DeliveryJobOptions): JobHandler<De
         const result = await opts.delivery.deliver({ from: verpAddress(email.id, email.senderDomain), to: email.to, head: message.head, raw: message.raw, bulk, stillWanted });
         if (result.status === 'withdrawn') return;
         opts.metrics.delivery(result.status, email.to);
+        opts.summary.record(result.status, email.to, result.response);
         return await commit(() => settle(core, email, message, result, opts.maxAgeMs));
       } finally {
         release?.();

@@ -11,6 +11,7 @@ import { createDelivery } from './engine/deliver.js';
 import type { Fanouts } from './fanouts.js';
 import { DELIVER_JOB } from './queue.js';
 import { SlidingWindow } from '../limits/sliding-window.js';
+import { DeliverySummary } from './summary.js';
 
 export interface OutboundTools {
   dns: Dns;
@@ -32,12 +33,14 @@ export function outboundModule(core: Core, tools: OutboundTools): { jobs(runner:
     // one session per place: a delivery that holds one of its domain's places never queues for a session
     sessionsPerHost: config.delivery.perDomainConcurrency,
   });
+  const summary = new DeliverySummary(core.log);
   return {
     jobs: (runner) =>
       runner.register(
         DELIVER_JOB,
         deliveryJob(core, {
           ...tools,
+          summary,
           delivery,
           throttle: config.delivery.throttlePerMinute === 0 ? null : new SlidingWindow(clock, config.delivery.throttlePerMinute, 60_000),
           concurrency: config.delivery.concurrency,
@@ -45,6 +48,9 @@ export function outboundModule(core: Core, tools: OutboundTools): { jobs(runner:
           bulkPerSecond: config.delivery.bulkPerSecond,
         }),
       ),
-    close: () => delivery.close(),
+    close: async () => {
+      await delivery.close();
+      summary.stop();
+    },
   };
 }

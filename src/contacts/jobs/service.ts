@@ -91,10 +91,12 @@ export class ContactJobRun<I, R> {
 
   complete(): void {
     this.save('completed', 100, this.position, this.result, null);
+    this.core.log.info(`contact ${this.job.type} finished`, { jobId: this.job.id, projectId: this.job.projectId, ...this.result });
   }
 
   fail(message: string): void {
     this.save('failed', this.job.progress, this.position, this.result, message);
+    this.core.log.warn(`contact ${this.job.type} failed`, { jobId: this.job.id, projectId: this.job.projectId, error: message, ...this.result });
   }
 
   private save(state: ContactJob['state'], progress: number, position: number, result: R, error: string | null): void {

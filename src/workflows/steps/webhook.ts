@@ -7,7 +7,7 @@ import { fillHeaderValue, fillUrl } from '../../webhooks/fill.js';
 import { sendWebhook, WebhookError } from '../../webhooks/request.js';
 import { projectWebhookSecret } from '../../webhooks/secret.js';
 import { SIGNATURE_HEADER, signatureOf } from '../../webhooks/signature.js';
-import type { StepHandler, StepInput } from './step.js';
+import type { StepHandler, StepInput, StepResult } from './step.js';
 
 interface WebhookConfig {
   url: string;
@@ -43,6 +43,12 @@ function stepHeaders(headers: Record<string, string>, scope: Scope): Record<stri
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), fillHeaderValue(name, value, scope)]));
 }
 
+/** The step fails for good: the execution records why, the journal says so once. */
+function failed({ core, execution, step }: StepInput, error: string, output?: unknown): StepResult {
+  core.log.warn('webhook failed', { projectId: execution.projectId, workflowId: execution.workflowId, executionId: execution.id, stepId: step.id, error });
+  return { kind: 'fail', error, ...(output !== undefined ? { output } : {}) };
+}
+
 export const webhookStep: StepHandler = async (input) => {
   const { core, tools, execution, step, scope, attempt } = input;
   const config = step.config as unknown as WebhookConfig;
@@ -65,11 +71,11 @@ export const webhookStep: StepHandler = async (input) => {
     const output = { status: res.status, url: res.url, response: res.body };
     if (res.status >= 200 && res.status < 300) return { kind: 'next', output };
     if (res.status >= 500 && attempt < WEBHOOK_ATTEMPTS) throw new WebhookError(`answered ${res.status}`, true);
-    return { kind: 'fail', error: `the webhook answered ${res.status}`, output };
+    return failed(input, `the webhook answered ${res.status}`, output);
   } catch (err) {
     const retryable = !(err instanceof WebhookError) || err.retryable;
     const message = err instanceof Error ? err.message : String(err);
     if (retryable && attempt < WEBHOOK_ATTEMPTS) throw err;
-    return { kind: 'fail', error: `webhook to ${url} failed: ${message}` };
+    return failed(input, `webhook to ${url} failed: ${message}`);
   }
 };
