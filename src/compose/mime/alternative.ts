@@ -6,7 +6,7 @@ import type { MailComposerOptions } from 'nodemailer/lib/mail-composer';
 import { toCrlf } from './crlf.js';
 import { base64Lines } from './large-body.js';
 import { quotedPrintable } from './quoted-printable.js';
-import { RootNode } from './root-node.js';
+import { RootNode } from '../../nodemailer-internals.js';
 
 const CRLF = '\r\n';
 /** The root headers MailComposer sets from its fields (after the custom ones, replacing them). */

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import type { NodemailerError } from 'nodemailer/lib/errors';
 import { attemptFromError, type Attempt } from './attempt.js';
-import { withFastData } from './dot-stuffing.js';
+import { withFastData } from '../../nodemailer-internals.js';
 import type { SmtpTarget } from './transport.js';
 
 /** A message as it goes on the wire: envelope plus the finished (signed) bytes. */
@@ -54,6 +54,7 @@ const REFUSED = new Set(['EENVELOPE', 'EMESSAGE']);
 
 const asError = (err: unknown): NodemailerError => err as NodemailerError;
 const closedError = () => new Error('outbound SMTP connections are closed');
+
 
 /**
  * SMTPConnection pipes each message into its socket as two writes, the (dot-stuffed) message and

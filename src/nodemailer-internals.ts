@@ -1,9 +1,43 @@
+// Every reach into nodemailer's internals, in one place. nodemailer is pinned to an exact version
+// (package.json): each reach below names the measured reason it exists and the differential test
+// that holds it to nodemailer's own behaviour; an upgrade runs those tests before anything else.
+//
+// 1. RootNode: MimeNode's header-key normaliser, remembered (test/root-node.test.ts).
+// 2. withFastData: DATA escaping by native searches for CRLF-only chunks (test/dot-stuffing.test.ts,
+//    property-tested against nodemailer's loop, and that this version still makes its streams there).
+//
+// Not reaches: compose/mime/serialize.ts writes what MimeNode.build() writes, synchronously, from
+// the tree's public fields (test/send.test.ts compares the bytes); the outbound engine corks the
+// session's socket, `_socket`, which nodemailer's typings declare (outbound/engine/connections.ts).
+import type { Transform, TransformCallback } from 'node:stream';
+import MimeNode from 'nodemailer/lib/mime-node';
+import type SMTPConnection from 'nodemailer/lib/smtp-connection';
+import { memoized } from './memo.js';
+
+// 1. ---------------------------------------------------------------------------------------------
+
+/** MimeNode's own key normaliser: internal, so not in its types. */
+const normalize = (MimeNode.prototype as unknown as { _normalizeHeaderKey(this: MimeNode, key: string): string })._normalizeHeaderKey;
+/** Header names seen at once stay few (ours and a send's own); the bound only stops endless growth. */
+const normalizedKey = memoized(256, (key: string) => normalize.call(MimeNode.prototype, key));
+
+/**
+ * MimeNode normalises a header key (three regexps) each time it sets, reads or encodes a header,
+ * some forty times per message for the same dozen keys: a tenth of a campaign's compose time.
+ * The answers are nodemailer's own, remembered.
+ */
+export class RootNode extends MimeNode {
+  _normalizeHeaderKey(key: string): string {
+    return normalizedKey(key);
+  }
+}
+
+// 2. ---------------------------------------------------------------------------------------------
+//
 // nodemailer escapes a message for DATA one byte at a time in JavaScript (DataStream), a tenth of
 // the main thread's time in a campaign's delivery. A signed message has CRLF line ends throughout,
 // so only dots at the start of a line change, and native searches find those. The bytes written
 // are the same; a chunk with any other line end goes through nodemailer's own loop.
-import type SMTPConnection from 'nodemailer/lib/smtp-connection';
-import type { Transform, TransformCallback } from 'node:stream';
 
 const CR = 0x0d;
 const LF = 0x0a;
