@@ -1,6 +1,7 @@
 import { findWebhookSecret, replaceWebhookSecret, setWebhookSecretIfNone } from '../projects/store.js';
 import type { Db } from '../store/db.js';
-import { newWebhookSecret, SIGNATURE_FORMAT, SIGNATURE_HEADER } from './signature.js';
+import { newWebhookSecret } from '../projects/keys.js';
+import { SIGNATURE_FORMAT, SIGNATURE_HEADER } from './signature.js';
 
 /** What a receiver needs to check a webhook's signature (GET /settings/webhooks). */
 export interface WebhookSettings {
