@@ -96,8 +96,8 @@ export const CONFIG_SCHEMA: ConfigGroup = group({
     ),
   }),
   delivery: group({
-    mode: leaf('POSTMILL_DELIVERY_MODE', 'string', 'mx', '"mx" delivers straight to each recipient domain\'s MX hosts; "relay" sends everything through delivery.relay', {
-      enum: ['mx', 'relay'],
+    mode: leaf('POSTMILL_DELIVERY_MODE', 'string', 'mx', '"mx" delivers straight to each recipient domain\'s MX hosts; "relay" sends everything through delivery.relay; "capture" sends nothing: each message is kept, signed, in the store\'s mailbox (the console\'s Outbox) and takes the path of a delivered one', {
+      enum: ['mx', 'relay', 'capture'],
     }),
     relay: leaf('POSTMILL_DELIVERY_RELAY', ['string', 'null'], null, 'smtp://user:pass@host:port or smtps://... (required in relay mode)', { format: 'smtp-url' }),
     port: leaf('POSTMILL_DELIVERY_PORT', 'integer', 25, 'TCP port used to reach MX hosts', port),

@@ -29,7 +29,7 @@ export interface Config {
   hostname: string;
   dns: { servers: string[] };
   delivery: {
-    mode: 'mx' | 'relay';
+    mode: 'mx' | 'relay' | 'capture';
     relay: string | null;
     port: number;
     /** Seconds a deferred email keeps being retried before it ends as a transient bounce. */

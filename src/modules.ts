@@ -16,19 +16,21 @@ import { contactRoutes } from './api/contacts.js';
 import { doctorJobs } from './doctor/periodic.js';
 import { domainJobs } from './domains/jobs.js';
 import { domainRoutes } from './api/domains.js';
+import { emailRoutes } from './api/emails.js';
 import { emailUsage } from './send/usage.js';
 import { eventActivity } from './events/activity.js';
 import { eventRoutes, trackRoutes } from './api/events.js';
 import { idempotencyJobs } from './idempotency/sweep.js';
 import { inboundJobs } from './inbound/process.js';
 import type { Module } from './module.js';
-import { outboundModule } from './outbound/module.js';
+import { outboundDelivery, outboundModule } from './outbound/module.js';
 import { projectRoutes } from './api/projects.js';
 import { segmentJobs } from './segments/jobs.js';
 import { segmentReactors } from './segments/reactor.js';
 import { segmentRoutes } from './api/segments.js';
 import { segmentUsage } from './segments/usage.js';
 import { sendRoutes } from './api/send.js';
+import { simulatorDelivery } from './simulator/delivery.js';
 import { statsRoutes } from './api/stats.js';
 import { suppressionRoutes } from './api/suppressions.js';
 import { templateRoutes } from './api/templates.js';
@@ -54,7 +56,8 @@ export function modules(a: Assembly): Module[] {
     { routes: (guards) => domainRoutes(core, dns, guards), jobs: (runner) => domainJobs(runner, core, dns) },
     { routes: (guards) => templateRoutes(core, { threads, usage }, guards) },
     { routes: (guards) => sendRoutes(core, threads, guards), usage: emailUsage },
-    outboundModule(core, { dns, signer: a.signer, fanouts: a.fanouts, metrics: a.metrics }),
+    { routes: (guards) => emailRoutes(core, { signer: a.signer, dns }, guards) },
+    outboundModule(core, { delivery: simulatorDelivery(core, outboundDelivery(core, dns)), signer: a.signer, fanouts: a.fanouts, metrics: a.metrics }),
     { routes: (guards) => trackRoutes(core, guards) },
     { routes: (guards) => eventRoutes(core, usage, guards), activity: eventActivity },
     { routes: (guards) => activityRoutes(core, a.activity, guards) },

@@ -25,6 +25,9 @@ const MATRIX: [method: RegExp, path: RegExp, role: Role][] = [
   [/^GET$/, /^\/stats\/(daily|overview)$/, 'MEMBER'],
   [/^GET$/, /^\/suppressions(\/removals)?$/, 'MEMBER'],
   [/^DELETE$/, /^\/suppressions\/\{email\}$/, 'ADMIN'],
+  [/^GET$/, /^\/emails(\/\{id\})?$/, 'MEMBER'],
+  // the message as sent carries every link of the email
+  [/^GET$/, /^\/emails\/\{id\}\/(raw|checks)$/, 'ADMIN'],
 ];
 
 const expectedRole = (method: string, path: string): Role | null => MATRIX.find(([m, p]) => m.test(method) && p.test(path))?.[2] ?? null;

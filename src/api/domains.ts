@@ -6,7 +6,7 @@ import { projectOf, type ApiState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { describe } from '../http/openapi/describe.js';
 import { presentDomain } from '../domains/present.js';
-import { deleteDomain, registerDomain, verifyDomain } from '../domains/service.js';
+import { deleteDomain, markVerifiedWithoutDns, registerDomain, verifyDomain } from '../domains/service.js';
 import { listProjectDomains, type Domain } from '../domains/store.js';
 import type { Dns } from '../dns/resolver.js';
 
@@ -39,6 +39,15 @@ export function domainRoutes(core: Core, dns: Dns, guards: Guards): Router<ApiSt
   router.get('/domains/:id/verify', describe({ summary: 'Check the DNS records now', answers: { 200: 'Domain' } }), secretWrite, async (ctx) => {
     ctx.body = present(await verifyDomain(core, dns, projectOf(ctx).id, ctx.params.id!));
   });
+
+  router.post(
+    '/domains/:id/mark-verified',
+    describe({ summary: 'Capture mode only: count the domain as verified without DNS (labelled so)', answers: { 200: 'Domain' } }),
+    secret,
+    (ctx) => {
+      ctx.body = present(markVerifiedWithoutDns(core, projectOf(ctx).id, ctx.params.id!));
+    },
+  );
 
   router.delete('/domains/:id', describe({ summary: 'Remove a sender domain', answers: { 204: null } }), secret, (ctx) => {
     deleteDomain(core, projectOf(ctx).id, ctx.params.id!);

@@ -59,6 +59,15 @@ export const SERVE: Command = {
       delivery: config.delivery.mode,
       dataDir: config.dataDir,
     });
+    if (config.delivery.mode === 'capture') {
+      const outbox = `${(config.publicUrl ?? daemon.http).replace(/\/+$/, '')}/app/outbox`;
+      print(
+        input,
+        { deliveryMode: 'capture', outbox },
+        `Capture mode: nothing leaves this machine. Every message is kept, signed, in the store: see them at ${outbox}\n` +
+          `Try outcomes with delivered@, bounce@, complaint@ or delay@simulator.postmill.invalid (delivery.mode "mx" sends for real)`,
+      );
+    }
     print(
       input,
       { ready: true, http: daemon.http, smtp: daemon.smtp, ...submission },

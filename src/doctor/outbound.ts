@@ -78,10 +78,11 @@ async function viaMx(dns: Dns, probeDomain: string, port: number): Promise<Check
 const relayOf = (config: Config) => (config.delivery.mode === 'relay' ? config.delivery.relay : null);
 
 /** Whether the check looks up MX hosts through dns.servers (the relay is reached by the system's resolver). */
-export const outboundNeedsDns = (config: Config) => !relayOf(config);
+export const outboundNeedsDns = (config: Config) => config.delivery.mode === 'mx';
 
-/** Outbound SMTP: port 25 to a real MX (mx mode), or the relay (relay mode). */
-export function checkOutbound(config: Config, dns: Dns, probeDomain: string): Promise<Check> {
+/** Outbound SMTP: port 25 to a real MX (mx mode), or the relay (relay mode); capture mode sends nothing. */
+export async function checkOutbound(config: Config, dns: Dns, probeDomain: string): Promise<Check> {
+  if (config.delivery.mode === 'capture') return passed(OUTBOUND_CHECK, 'delivery.mode is "capture": nothing leaves the machine, port 25 is not needed until you go live');
   const relay = relayOf(config);
   return relay ? viaRelay(relay) : viaMx(dns, probeDomain, config.delivery.port);
 }

@@ -21,10 +21,10 @@ interface Deps {
   jobs: JobQueue;
 }
 
-/** Runs the check and keeps its result; with the check turned off (no probe domain) forgets any earlier one. */
+/** Runs the check and keeps its result; with the check turned off (no probe domain, or capture mode) forgets any earlier one. */
 export async function runOutboundCheck({ db, clock, config, dns }: Omit<Deps, 'jobs'>): Promise<void> {
   const probeDomain = config.doctor.probeDomain;
-  if (probeDomain === null) {
+  if (probeDomain === null || config.delivery.mode === 'capture') {
     forgetCheckResult(db, OUTBOUND_CHECK);
     return;
   }

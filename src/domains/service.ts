@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '../core.js';
-import { conflict, notFound, validationFailed } from '../errors.js';
+import { ApiError, conflict, notFound, validationFailed } from '../errors.js';
 import { checkRecords, type CheckResult } from './check.js';
 import { generateDkimKey } from './keys.js';
 import { normalizeDomain } from '../addresses/domain-name.js';
@@ -12,6 +12,7 @@ import {
   findVerifiedOwner,
   insertDomain,
   listAllDomains,
+  markVerifiedWithoutDns as markVerified,
   RECORD_PURPOSES,
   saveCheck,
   type CheckState,
@@ -53,6 +54,7 @@ export async function registerDomain(core: Core, projectId: string, input: strin
       domain,
       ...key,
       status: 'pending',
+      verifiedWithoutDns: false,
       checks: {},
       failureReason: null,
       lastCheckedAt: null,
@@ -85,8 +87,12 @@ function stateAfter(d: Domain, result: CheckResult, otherOwner: boolean, now: nu
   return { status: checks.dkim ? 'verified' : 'pending', checks, failureReason: result.dkim.reason, lastCheckedAt: now };
 }
 
-/** Checks the DNS now and stores the outcome; null when the domain was deleted meanwhile. */
+/**
+ * Checks the DNS now and stores the outcome; null when the domain was deleted meanwhile. In capture
+ * mode a domain marked verified without DNS keeps its mark (outside it, the check decides).
+ */
 export async function checkDomain(core: Core, dns: Dns, d: Domain): Promise<Domain | null> {
+  if (d.verifiedWithoutDns && core.config.delivery.mode === 'capture') return d;
   const result = await checkRecords(dns, d, core.config.hostname);
   // From here to the save nothing awaits: no other check can take the name in between.
   const owner = findVerifiedOwner(core.db, d.domain);
@@ -95,7 +101,7 @@ export async function checkDomain(core: Core, dns: Dns, d: Domain): Promise<Doma
   if (d.status === 'verified' && state.status === 'pending') {
     core.log.warn('domain lost its verification; sending from it stops', { projectId: d.projectId, domain: d.domain, reason: state.failureReason });
   }
-  return { ...d, ...state, updatedAt: state.lastCheckedAt };
+  return { ...d, ...state, verifiedWithoutDns: false, updatedAt: state.lastCheckedAt };
 }
 
 export async function verifyDomain(core: Core, dns: Dns, projectId: string, id: string): Promise<Domain> {
@@ -115,6 +121,24 @@ export async function recheckDomains(core: Core, dns: Dns): Promise<void> {
   for (let i = 0; i < domains.length; i += RECHECK_PARALLEL) {
     await Promise.all(domains.slice(i, i + RECHECK_PARALLEL).map((d) => checkDomain(core, dns, d)));
   }
+}
+
+/**
+ * Capture mode only: the domain counts as verified without its records in DNS, so that a newcomer
+ * sends within a minute (nothing leaves the machine). Refused (409) in the other modes, and for a name
+ * another project has proved.
+ */
+export function markVerifiedWithoutDns(core: Core, projectId: string, id: string): Domain {
+  if (core.config.delivery.mode !== 'capture') {
+    throw new ApiError(409, 'CONFLICT', 'A domain can be marked verified without DNS only in capture mode (delivery.mode "capture"), where nothing is sent', {
+      suggestion: 'Publish the records of the domain, then check them with GET /domains/{id}/verify',
+    });
+  }
+  const d = getDomain(core, projectId, id);
+  const owner = findVerifiedOwner(core.db, d.domain);
+  if (owner && owner.id !== d.id) throw conflict(`${d.domain} is verified by another project: a domain belongs to the first project that proves it in DNS`);
+  if (!markVerified(core.db, projectId, id, core.clock.now())) throw notFound('Domain');
+  return getDomain(core, projectId, id);
 }
 
 export function deleteDomain(core: Core, projectId: string, id: string): void {

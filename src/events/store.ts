@@ -39,6 +39,12 @@ export function listContactEvents(db: Db, projectId: string, contactId: string, 
   return eventsPageOfContact(db, newestPage(projectId, limit), contactId, null);
 }
 
+/** An email's events, oldest first (the first `limit` of them). */
+export function eventsOfEmail(db: Db, projectId: string, emailId: string, limit: number): EventRecord[] {
+  const rows = sql(db, `SELECT ${EVENT_COLUMNS} FROM events WHERE email_id = ? AND project_id = ? ORDER BY created_at, rowid LIMIT ?`).all(emailId, projectId, limit);
+  return (rows as EventRow[]).map(toEvent);
+}
+
 /** Events per name in [from, to], most frequent first. */
 export function countEventsByName(db: Db, projectId: string, from: number, to: number): { name: string; count: number }[] {
   return sql(

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Core } from '../core.js';
 import { headerSectionRefusal } from './header-section.js';
@@ -6,9 +5,8 @@ import { PerClientConnections } from '../net/connection-caps.js';
 import { listenSmtp } from '../net/listen.js';
 import { readLimited } from '../net/smtp-data.js';
 import { routeRecipient, type InboundRoute } from './route.js';
-import { insertInbound } from './store.js';
+import { acceptInbound } from './accept.js';
 import { tlsMaterial } from './tls.js';
-import { INBOUND_JOB } from './process.js';
 
 const MAX_RECIPIENTS = 100;
 
@@ -70,20 +68,13 @@ export async function startInbound(core: Core): Promise<InboundListener> {
           if (!route) return callback(smtpError(503, '5.5.1 No valid recipients'));
           const refusal = headerSectionRefusal(raw);
           if (refusal) return callback(smtpError(552, `5.3.4 ${refusal}`));
-          const id = randomUUID();
-          core.bus.tx(() => {
-            insertInbound(core.db, {
-              id,
-              projectId: route.projectId,
-              mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-              rcptTo: session.envelope.rcptTo.map((r) => r.address),
-              remoteIp: session.remoteAddress,
-              helo: session.hostNameAppearsAs ?? '',
-              raw,
-              createdAt: core.clock.now(),
-              processedAt: null,
-            });
-            core.jobs.enqueue(INBOUND_JOB, { id }, { projectId: route.projectId, uniqueKey: `inbound:${id}` });
+          const id = acceptInbound(core, {
+            projectId: route.projectId,
+            mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            rcptTo: session.envelope.rcptTo.map((r) => r.address),
+            remoteIp: session.remoteAddress,
+            helo: session.hostNameAppearsAs ?? '',
+            raw,
           });
           callback(null, `2.0.0 Queued as ${id}`);
         },

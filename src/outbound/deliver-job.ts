@@ -3,9 +3,7 @@ import { iso } from '../clock.js';
 import { EMAIL_EVENTS } from '../bus/catalogue.js';
 import type { Core } from '../core.js';
 import { recordBounce } from './outcomes.js';
-import { dkimFor } from './signing-key.js';
 import { emailEventBase } from '../emails/present.js';
-import { unpackMessage } from '../emails/packing.js';
 import type { DeliverPayload } from './queue.js';
 import { verpAddress } from '../emails/verp.js';
 import type { JobHandler, Reschedule } from '../jobs/runner.js';
@@ -24,9 +22,10 @@ import {
   storeSigned,
   type Email,
   type StoredDelivery,
-  type StoredMessage,
 } from '../emails/store.js';
 import { ByteBudget } from './byte-budget.js';
+import { outgoing, type Outgoing } from './outgoing.js';
+import { insertAttempt } from '../emails/log-store.js';
 import type { SlidingWindow } from '../limits/sliding-window.js';
 import type { MailThreads } from './dkim/threads.js';
 import type { Fanouts } from './fanouts.js';
@@ -79,23 +78,6 @@ export const FANOUT_BULK_PLACES = 2;
 /** The places bulk mail may hold now: its share, or a few while a campaign fans out. */
 export const bulkPlaces = (concurrency: number, fanningOut: boolean) => (fanningOut ? Math.min(FANOUT_BULK_PLACES, bulkShare(concurrency)) : bulkShare(concurrency));
 
-interface Outgoing {
-  /** The DKIM-Signature header, sent in front of `raw` (null when the message goes unsigned or was stored signed). */
-  head: Buffer | null;
-  raw: Buffer;
-  /** Signed in this attempt and not stored yet: kept only if another attempt will need it. */
-  freshlySigned: boolean;
-}
-
-/** The bytes to send: signed on a mail thread with the sender domain's DKIM key once; a stored signed copy is reused. */
-async function outgoing(core: Core, signer: MailThreads, email: Email, message: StoredMessage): Promise<Outgoing> {
-  const key = message.signed ? null : dkimFor(core, email.projectId, email.senderDomain);
-  // no key: the domain lost its verification after acceptance; send unsigned rather than lose it
-  if (!key) return { head: null, raw: unpackMessage(message), freshlySigned: false };
-  const signed = await signer.sign(message, key, core.clock.now());
-  return { head: signed.header, raw: signed.message, freshlySigned: true };
-}
-
 function recordDelivered(core: Core, email: Email, response: string): void {
   const now = core.clock.now();
   markDelivered(core.db, email.id, response, now);
@@ -109,7 +91,10 @@ function recordDelivered(core: Core, email: Email, response: string): void {
   });
 }
 
-function settle(core: Core, email: Email, message: Outgoing, result: Exclude<DeliveryResult, { status: 'withdrawn' }>, maxAgeMs: number): Reschedule | void {
+type Attempted = Exclude<DeliveryResult, { status: 'withdrawn' }>;
+
+function settle(core: Core, email: Email, message: Outgoing, result: Attempted, maxAgeMs: number): Reschedule | void {
+  insertAttempt(core.db, email.id, { at: core.clock.now(), mx: result.host, tls: result.tls, reply: result.response, outcome: result.status });
   if (result.status === 'delivered') return recordDelivered(core, email, result.response);
   if (result.status === 'bounced') return recordBounce(core, email, { bounceType: 'Permanent', diagnostic: result.response });
   const now = core.clock.now();
@@ -172,7 +157,7 @@ export function deliveryJob(core: Core, opts: DeliveryJobOptions): JobHandler<De
         const message = await outgoing(core, opts.signer, email, found);
         // A bulk email may wait long for its place: a campaign cancelled meanwhile ended it, and it is not sent.
         const stillWanted = bulk ? () => !FINAL.has(emailStatusOf(core.db, email.id) ?? 'failed') : undefined;
-        const result = await opts.delivery.deliver({ from: verpAddress(email.id, email.senderDomain), to: email.to, head: message.head, raw: message.raw, bulk, stillWanted });
+        const result = await opts.delivery.deliver({ emailId: email.id, from: verpAddress(email.id, email.senderDomain), to: email.to, head: message.head, raw: message.raw, bulk, stillWanted });
         if (result.status === 'withdrawn') return;
         opts.metrics.delivery(result.status, email.to);
         opts.summary.record(result.status, email.to, result.response);

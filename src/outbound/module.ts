@@ -1,5 +1,6 @@
-// Outbound as the daemon runs it: the engine that hands messages to MX hosts (or the relay), and the
-// delivery job that feeds it from the queue. The composition root gives it what it uses.
+// Outbound as the daemon runs it: what hands messages over (the engine to MX hosts or the relay, or
+// capture mode's mailbox), and the delivery job that feeds it from the queue. The composition root
+// gives it what it uses.
 import type { Core } from '../core.js';
 import { cachingDns } from '../dns/cache.js';
 import type { Dns } from '../dns/resolver.js';
@@ -7,32 +8,42 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { deliveryJob } from './deliver-job.js';
 import type { MailThreads } from './dkim/threads.js';
-import { createDelivery } from './engine/deliver.js';
+import { createDelivery, type Delivery } from './engine/deliver.js';
+import { captureDelivery } from './capture.js';
 import type { Fanouts } from './fanouts.js';
 import { DELIVER_JOB } from './queue.js';
 import { SlidingWindow } from '../limits/sliding-window.js';
 import { DeliverySummary } from './summary.js';
 
 export interface OutboundTools {
-  dns: Dns;
+  /** What hands messages over (outboundDelivery, as the composition root wraps it). */
+  delivery: Delivery;
   signer: MailThreads;
   fanouts: Fanouts;
   metrics: Metrics;
 }
 
-/** The engine, and the delivery job fed to the job runner; `close` ends the engine's sessions once the runner stopped. */
-export function outboundModule(core: Core, tools: OutboundTools): { jobs(runner: JobRunner): void; close(): Promise<void> } {
+/** What `delivery.mode` delivers through: the engine to MX hosts or to the relay, or capture mode's mailbox. */
+export function outboundDelivery(core: Core, dns: Dns): Delivery {
   const { config, clock } = core;
-  const delivery = createDelivery({
-    dns: cachingDns(tools.dns, clock),
+  const { mode } = config.delivery;
+  if (mode === 'capture') return captureDelivery(core);
+  return createDelivery({
+    dns: cachingDns(dns, clock),
     hostname: config.hostname,
     port: config.delivery.port,
-    mode: config.delivery.mode,
+    mode,
     ...(config.delivery.relay ? { relay: config.delivery.relay } : {}),
     perDomainConcurrency: config.delivery.perDomainConcurrency,
     // one session per place: a delivery that holds one of its domain's places never queues for a session
     sessionsPerHost: config.delivery.perDomainConcurrency,
   });
+}
+
+/** The delivery job fed to the job runner; `close` ends the delivery's sessions once the runner stopped. */
+export function outboundModule(core: Core, tools: OutboundTools): { jobs(runner: JobRunner): void; close(): Promise<void> } {
+  const { config, clock } = core;
+  const { delivery } = tools;
   const summary = new DeliverySummary(core.log);
   return {
     jobs: (runner) =>
@@ -41,7 +52,6 @@ export function outboundModule(core: Core, tools: OutboundTools): { jobs(runner:
         deliveryJob(core, {
           ...tools,
           summary,
-          delivery,
           throttle: config.delivery.throttlePerMinute === 0 ? null : new SlidingWindow(clock, config.delivery.throttlePerMinute, 60_000),
           concurrency: config.delivery.concurrency,
           maxAgeMs: config.delivery.maxAge * 1000,

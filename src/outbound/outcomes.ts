@@ -1,3 +1,4 @@
+import { isSimulatorAddress } from '../addresses/simulator.js';
 import { iso } from '../clock.js';
 import { EMAIL_EVENTS } from '../bus/catalogue.js';
 import type { Core } from '../core.js';
@@ -15,6 +16,9 @@ export interface BounceReport {
   /** Retries ran out (delivery.maxAge): the email ends as `failed`. */
   final?: boolean;
 }
+
+/** Simulator outcomes are marked, so that they never count in the project's rates (migration 095). */
+const simulated = (email: Email) => (isSimulatorAddress(email.to) ? { simulated: true } : {});
 
 /** A permanent bounce or a complaint: the contact is unsubscribed with the reason and the address suppressed. */
 function dropContact(core: Core, email: Email, reason: SuppressionReason): void {
@@ -40,7 +44,7 @@ export function recordBounce(core: Core, email: Email, report: BounceReport): vo
         name: EMAIL_EVENTS.bounce,
         contactId: email.contactId,
         emailId: email.id,
-        data: { ...emailEventBase(email), bounceType: 'Permanent', bouncedAt: iso(now), ...extra },
+        data: { ...emailEventBase(email), bounceType: 'Permanent', bouncedAt: iso(now), ...extra, ...simulated(email) },
         at: now,
       });
       dropContact(core, email, 'bounce');
@@ -68,7 +72,7 @@ export function recordComplaint(core: Core, email: Email, feedbackType: string):
       name: EMAIL_EVENTS.complaint,
       contactId: email.contactId,
       emailId: email.id,
-      data: { ...emailEventBase(email), complainedAt: iso(now), feedbackType },
+      data: { ...emailEventBase(email), complainedAt: iso(now), feedbackType, ...simulated(email) },
       at: now,
     });
     dropContact(core, email, 'complaint');
