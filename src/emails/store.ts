@@ -153,7 +153,7 @@ export function countEmailsOfTemplate(db: Db, projectId: string, templateId: str
 
 /**
  * Stored messages up to this size are read with their email; a larger one only once delivery has
- * room for it (see delivery/byte-budget.ts), so reading ahead never holds many large messages.
+ * room for it (see outbound/byte-budget.ts), so reading ahead never holds many large messages.
  */
 export const READ_AHEAD_MESSAGE_BYTES = 256 * 1024;
 
