@@ -54,7 +54,7 @@ try {
   await bundle(
     {
       mail: join(root, 'src', 'outbound', 'dkim', 'worker.ts'),
-      compose: join(root, 'src', 'threads', 'worker.ts'),
+      compose: join(root, 'src', 'workers', 'compose.ts'),
       checkpoint: join(root, 'src', 'store', 'checkpoint-worker.ts'),
       reader: join(root, 'src', 'store', 'reader-worker.ts'),
     },

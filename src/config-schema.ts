@@ -96,8 +96,8 @@ export const CONFIG_SCHEMA: ConfigGroup = group({
     ),
   }),
   delivery: group({
-    mode: leaf('POSTMILL_DELIVERY_MODE', 'string', 'mx', '"mx" delivers straight to each recipient domain\'s MX hosts; "relay" sends everything through delivery.relay', {
-      enum: ['mx', 'relay'],
+    mode: leaf('POSTMILL_DELIVERY_MODE', 'string', 'mx', '"mx" delivers straight to each recipient domain\'s MX hosts; "relay" sends everything through delivery.relay; "capture" sends nothing: each message is kept, signed, in the store\'s mailbox (the console\'s Outbox) and takes the path of a delivered one', {
+      enum: ['mx', 'relay', 'capture'],
     }),
     relay: leaf('POSTMILL_DELIVERY_RELAY', ['string', 'null'], null, 'smtp://user:pass@host:port or smtps://... (required in relay mode)', { format: 'smtp-url' }),
     port: leaf('POSTMILL_DELIVERY_PORT', 'integer', 25, 'TCP port used to reach MX hosts', port),
@@ -144,6 +144,15 @@ export const CONFIG_SCHEMA: ConfigGroup = group({
       256,
       'heap (old generation, MB) of the thread that parses and composes requests over 1 MB; what the limits accept needs at most 160 (docs/architecture.md); at least 16',
       count(16),
+    ),
+  }),
+  doctor: group({
+    probeDomain: leaf(
+      'POSTMILL_DOCTOR_PROBE_DOMAIN',
+      ['string', 'null'],
+      'gmail.com',
+      "a domain whose mail server the daemon tries on delivery.port at start and daily (the doctor's outbound-smtp check; in relay mode the relay is tried), for the console's alert that port 25 is blocked; null turns the check off",
+      { format: 'hostname' },
     ),
   }),
   adminToken: leaf(

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { hostname as machineHostname } from 'node:os';
 import { CONFIG_SCHEMA, type ConfigGroup, type ConfigLeaf } from './config-schema.js';
-import { checkProxyList } from './http/client-address.js';
+import proxyAddr from 'proxy-addr';
 
 export interface Config {
   dataDir: string;
@@ -29,7 +29,7 @@ export interface Config {
   hostname: string;
   dns: { servers: string[] };
   delivery: {
-    mode: 'mx' | 'relay';
+    mode: 'mx' | 'relay' | 'capture';
     relay: string | null;
     port: number;
     /** Seconds a deferred email keeps being retried before it ends as a transient bounce. */
@@ -43,6 +43,8 @@ export interface Config {
     /** Bulk (campaign) deliveries started per second per project; 0 is no limit. Transactional mail is never held by it. */
     bulkPerSecond: number;
   };
+  /** The outbound check the daemon runs by itself (start and daily): the domain whose MX it tries; null is off. */
+  doctor: { probeDomain: string | null };
   /** SMTP submission (587) for applications that speak only SMTP; off while `port` is null. */
   submission: {
     host: string;
@@ -109,7 +111,7 @@ const FORMATS: Record<string, { test: (value: string) => boolean; expected: stri
   proxy: {
     test: (v) => {
       try {
-        checkProxyList([v]);
+        proxyAddr.compile([v]);
         return true;
       } catch {
         return false;

@@ -1,30 +1,25 @@
 import { createServer } from 'node:http';
 import { ShiftableClock } from './clock.js';
 import type { Config } from './config.js';
-import { createHttpApp } from './http/app.js';
-import { savedClockOffset, testHookRoutes } from './http/test-hooks.js';
+import { createHttpApp } from './api/app.js';
+import { savedClockOffset, testHookRoutes } from './api/test-hooks.js';
 import { loadSchemas } from './http/validate.js';
 import { startInbound, type InboundListener } from './inbound/listener.js';
 import { JobRunner } from './jobs/runner.js';
 import { createLogger } from './log.js';
 import { listenOn } from './net/listen.js';
-import { DELIVER_JOB } from './outbound/queue.js';
-import { deliveryJob } from './outbound/deliver-job.js';
-import { SendThrottle } from './outbound/throttle.js';
 import { observeDaemon } from './metrics/observe.js';
 import { startSubmission, type SubmissionListener } from './submission/listener.js';
-import { createDelivery } from './outbound/engine/deliver.js';
-import { cachingDns } from './dns/cache.js';
 import { ensureDefaultProject, type ProjectKeys } from './projects/service.js';
 import { issueLink, setupUrl } from './accounts/links.js';
 import { startCheckpointer } from './store/checkpointer.js';
 import { configureV8 } from './runtime/v8-settings.js';
 import { openStore, storeFile } from './store/db.js';
-import { MODULES } from './modules.js';
-import { createContext, type OwnedContext } from './create-context.js';
+import { modules } from './modules.js';
+import { assemble, type Assembly } from './assembly.js';
 
 export interface Daemon {
-  ctx: OwnedContext;
+  parts: Assembly;
   http: string;
   smtp: string;
   /** `HOST:PORT` of SMTP submission, null while it is off. */
@@ -42,45 +37,28 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   const log = createLogger(config.log.level);
   const db = openStore(config.dataDir);
   const clock = new ShiftableClock(config.testHooks ? savedClockOffset(db) : 0);
-  const ctx = createContext({ db, clock, config, log, reader: true });
+  const parts = assemble({ db, clock, config, log, readerThreads: true });
+  const { core } = parts;
   loadSchemas();
-  observeDaemon(ctx);
+  observeDaemon(core, parts.metrics);
 
   // the default project and the link of its first owner, together or not at all
   const created = db.transaction(() => {
     const project = ensureDefaultProject(db, clock);
     return project ? { project, ownerToken: issueLink(db, clock, 'owner', { projectId: project.id }) } : null;
   })();
-  const runner = new JobRunner(ctx.jobs, clock, log);
-  for (const module of MODULES) {
-    module.jobs?.(runner, ctx);
-    module.usage?.(ctx.usage);
-    for (const reactor of module.reactors?.(ctx) ?? []) ctx.bus.react(reactor);
-    module.activity?.(ctx.activity);
+  const runner = new JobRunner(core.jobs, clock, log);
+  const all = modules(parts);
+  for (const module of all) {
+    module.jobs?.(runner);
+    module.usage?.(parts.usage);
+    for (const reactor of module.reactors?.() ?? []) core.bus.react(reactor);
+    module.activity?.(parts.activity);
   }
-  const delivery = createDelivery({
-    dns: cachingDns(ctx.dns, clock),
-    hostname: config.hostname,
-    port: config.delivery.port,
-    mode: config.delivery.mode,
-    ...(config.delivery.relay ? { relay: config.delivery.relay } : {}),
-    perDomainConcurrency: config.delivery.perDomainConcurrency,
-    // one session per place: a delivery that holds one of its domain's places never queues for a session
-    sessionsPerHost: config.delivery.perDomainConcurrency,
-  });
-  runner.register(
-    DELIVER_JOB,
-    deliveryJob(ctx, {
-      delivery,
-      throttle: new SendThrottle(clock, config.delivery.throttlePerMinute),
-      concurrency: config.delivery.concurrency,
-      maxAgeMs: config.delivery.maxAge * 1000,
-      bulkPerSecond: config.delivery.bulkPerSecond,
-    }),
-  );
+  const closeModules = () => Promise.all(all.map((m) => m.close?.()));
 
   clock.onAdvance(() => runner.wake());
-  const koa = createHttpApp(ctx, MODULES, config.testHooks ? [testHookRoutes(db, clock, ctx.threads, config.adminToken)] : []);
+  const koa = createHttpApp(core, parts, all.flatMap((m) => (m.routes ? [m.routes] : [])), config.testHooks ? [testHookRoutes(db, clock, parts.threads, runner, config.adminToken)] : []);
   const server = createServer(koa.callback());
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 120_000;
@@ -88,8 +66,8 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   let submission: SubmissionListener | null = null;
   try {
     const bound = await listenOn(server, config.http.port, config.http.host, 'http');
-    inbound = await startInbound(ctx);
-    if (config.submission.port !== null) submission = await startSubmission(ctx, config.submission.port);
+    inbound = await startInbound(core);
+    if (config.submission.port !== null) submission = await startSubmission(core, { admission: parts.admission, threads: parts.threads }, config.submission.port);
     runner.start();
     const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
     const http = `http://${host}:${bound.port}`;
@@ -99,7 +77,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
     // Started once the listeners are up: the thread's start-up does not delay the ready line.
     const checkpointer = startCheckpointer(storeFile(config.dataDir));
     return {
-      ctx,
+      parts,
       http,
       smtp: listener.address,
       submission: submitter?.address ?? null,
@@ -113,10 +91,10 @@ export async function startDaemon(config: Config): Promise<Daemon> {
         await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
         await Promise.all([listener.close(), submitter?.close()]);
         await runner.stop(Math.max(deadline - Date.now(), 500));
-        await delivery.close();
+        await closeModules();
         server.closeAllConnections();
         await checkpointer.stop();
-        await ctx.close();
+        await parts.close();
         db.close();
       },
     };
@@ -124,8 +102,8 @@ export async function startDaemon(config: Config): Promise<Daemon> {
     server.close();
     await inbound?.close();
     await submission?.close();
-    await delivery.close();
-    await ctx.close();
+    await closeModules();
+    await parts.close();
     db.close();
     throw err;
   }

@@ -8,10 +8,10 @@ import { listActivity } from '../src/activity/service.js';
 import type { ActivityEntry, ActivitySource } from '../src/activity/sources.js';
 import { ShiftableClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/create-context.js';
+import { assemble } from '../src/assembly.js';
 import { createDns } from '../src/dns/resolver.js';
 import { eventActivitySource } from '../src/events/activity.js';
-import type { CustomEventName } from '../src/events/catalogue.js';
+import type { CustomEventName } from '../src/bus/catalogue.js';
 import { decodeCursor } from '../src/http/pagination.js';
 import type { Logger } from '../src/log.js';
 import { createProject } from '../src/projects/service.js';
@@ -144,8 +144,8 @@ test('a second source plugs into the feed: entries merge by time, ties keep one 
   const log: Logger = { debug() {}, info() {}, warn() {}, error() {} };
   const clock = new ShiftableClock();
   const db = openStore(dir);
-  const ctx = createContext({ db, clock, config: loadConfig(null, {}), log, dns: createDns([]) });
-  const { activity } = ctx;
+  const parts = assemble({ db, clock, config: loadConfig(null, {}), log, dns: createDns([]) });
+  const { core: ctx, activity } = parts;
   try {
     const project = createProject(db, clock, 'unit');
     for (const at of [1000, 1000, 1001, 1003, 1003, 1005]) ctx.bus.emit({ projectId: project.id, name: `e${at}` as CustomEventName, at });
@@ -166,7 +166,7 @@ test('a second source plugs into the feed: entries merge by time, ties keep one 
       const seen: { type: string; timestamp: string }[] = [];
       let cursor: string | null = null;
       for (let i = 0; i < 50; i++) {
-        const page = listActivity(ctx, project.id, { limit, cursor: decodeCursor(cursor ?? undefined), types: null, contactId: null, from: 0, to: Number.MAX_SAFE_INTEGER });
+        const page = listActivity(ctx, activity, project.id, { limit, cursor: decodeCursor(cursor ?? undefined), types: null, contactId: null, from: 0, to: Number.MAX_SAFE_INTEGER });
         seen.push(...page.data);
         if (!page.hasMore) return seen;
         cursor = page.cursor;
@@ -179,7 +179,7 @@ test('a second source plugs into the feed: entries merge by time, ties keep one 
     assert.equal(times, [...times].sort((a, b) => b - a));
     for (const limit of [1, 2, 3, 4]) assert.equal(all(limit), whole, `pages of ${limit}`);
   } finally {
-    await ctx.close();
+    await parts.close();
     db.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -52,26 +52,26 @@ test('sign in, see the shell, switch project, sign out', async () => {
   await signInAs(page, 'owner@example.test', 'a wrong password!');
   await page.getByRole('alert').filter({ hasText: 'The email or the password is not right' }).waitFor();
   await signInAs(page, 'owner@example.test', PASSWORD);
-  // the first project by name is Second, where the owner is ADMIN: every section but Members
+  // the first project by name is Second, where the owner is ADMIN: every section that has pages, Settings without Members
   const nav = page.getByRole('navigation', { name: 'Main' });
-  await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
-  assert.equal(await nav.getByRole('link').allTextContents(), ['Templates', 'Domains', 'Settings'], 'only the sections that have pages');
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+  assert.equal(await nav.getByRole('link').allTextContents(), ['Overview', 'Contacts', 'Templates', 'Domains', 'Settings'], 'only the sections that have pages');
   await nav.getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
   assert.equal(await page.getByRole('navigation', { name: 'Settings' }).getByRole('link').allTextContents(), ['API keys', 'Webhooks', 'Tracking'], 'no Members for an ADMIN');
   await page.getByLabel('Project').selectOption({ label: 'default (OWNER)' });
-  await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
-  assert.is(await page.evaluate('document.activeElement?.textContent'), 'Templates', 'the page heading has the focus');
-  assert.is(new URL(page.url()).pathname, '/app/templates');
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+  assert.is(await page.evaluate('document.activeElement?.textContent'), 'Overview', 'the page heading has the focus');
+  assert.is(new URL(page.url()).pathname, '/app/overview');
   await page.getByRole('link', { name: 'owner@example.test' }).click();
   await page.getByRole('heading', { name: 'Your account' }).waitFor();
   await nav.getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Members' }).click();
   await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
   await page.getByLabel('Project').selectOption({ label: 'Second (ADMIN)' });
-  await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
   await page.reload();
-  await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
   assert.is(await page.getByLabel('Project').inputValue(), second.id, 'the chosen project is remembered');
 
   await page.getByRole('button', { name: 'Sign out' }).click();
@@ -113,7 +113,7 @@ test('a setup link: choose a password, land signed in; the link works once', asy
   await page.getByLabel('New password').fill('a long enough password');
   await page.getByLabel('Repeat the password').fill('a long enough password');
   await page.getByRole('button', { name: 'Set password' }).click();
-  await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor();
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
 
   await page.goto(link);
   await page.getByRole('alert').filter({ hasText: 'This link is not valid' }).waitFor();

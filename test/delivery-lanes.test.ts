@@ -4,14 +4,14 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ShiftableClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/create-context.js';
+import { assemble } from '../src/assembly.js';
 import { BulkPacer } from '../src/outbound/bulk-pacer.js';
 import { Fanouts } from '../src/outbound/fanouts.js';
 import { bulkPlaces, FANOUT_BULK_PLACES } from '../src/outbound/deliver-job.js';
 import { packMessage } from '../src/emails/packing.js';
 import { queueEmail } from '../src/outbound/queue.js';
 import { newEmailRecord } from '../src/emails/store.js';
-import type { Lane } from '../src/jobs/queue.js';
+import type { Lane } from '../src/jobs/types.js';
 import { composeMessage } from '../src/compose/mime.js';
 import { openStore } from '../src/store/db.js';
 import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
@@ -20,11 +20,12 @@ const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 /**
  * Queues emails the way the campaign fan-out will, through queueEmail with a lane, straight into
- * the store of the stopped daemon.
+ * the store of the stopped daemon (for the daemon's project unless another is named).
  */
-async function queueDirect(env: MailEnv, lane: Lane, recipients: string[]): Promise<void> {
+async function queueDirect(env: MailEnv, lane: Lane, recipients: string[], projectId = env.daemon.project.id): Promise<void> {
   const db = openStore(join(env.daemon.dataDir, 'store'));
-  const ctx = createContext({ db, clock: new ShiftableClock(), config: loadConfig(null, {}), log: quiet });
+  const parts = assemble({ db, clock: new ShiftableClock(), config: loadConfig(null, {}), log: quiet });
+  const ctx = parts.core;
   try {
     ctx.bus.tx(() => {
       for (const to of recipients) {
@@ -45,7 +46,7 @@ async function queueDirect(env: MailEnv, lane: Lane, recipients: string[]): Prom
         const email = newEmailRecord(
           {
             id,
-            projectId: env.daemon.project.id,
+            projectId,
             contactId: null,
             templateId: null,
             campaignId: null,
@@ -66,7 +67,7 @@ async function queueDirect(env: MailEnv, lane: Lane, recipients: string[]): Prom
       }
     });
   } finally {
-    await ctx.close();
+    await parts.close();
     db.close();
   }
 }
@@ -97,6 +98,34 @@ test('a transactional email goes ahead of a bulk backlog queued before it, for t
     // free place, among the five started when the five held ones are answered
     assert.ok(position(env, 'buyer@rcpt.test') < 10, `delivered as message ${position(env, 'buyer@rcpt.test') + 1}`);
     await env.sink.waitFor(121, 20_000);
+  } finally {
+    await env.close();
+  }
+});
+
+test('another project\'s email goes ahead of a project\'s transactional backlog queued before it, to the same destination', async () => {
+  const env = await startMailEnv();
+  try {
+    await env.verifySender('sender.test');
+    env.routeToSink('rcpt.test');
+    const other = env.daemon.createProject('other-sender');
+    await env.verifySender('other.test', other);
+    await env.daemon.stop();
+    const backlog = Array.from({ length: 1500 }, (_, i) => `backlog${i}@rcpt.test`);
+    await queueDirect(env, 'transactional', backlog);
+    await env.daemon.restart();
+    await eventually(async () => env.sink.messages.length > 0, 8000, 'the backlog under way');
+    const r = await env.daemon.request('POST', '/v1/send', { to: 'client@rcpt.test', from: 'desk@other.test', subject: 'Ticket', body: '<p>Hi</p>' }, { key: other.secretKey });
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    const deliveredBefore = env.sink.messages.length;
+    await eventually(async () => position(env, 'client@rcpt.test') >= 0, 20_000, 'the other project\'s delivery');
+    // FIFO claims would deliver it after the rest of the backlog; the claim after its send shares
+    // the free places between the two projects, so only what was already claimed (a delivery's
+    // places, 100) goes before it, however fast the machine drains
+    const at = position(env, 'client@rcpt.test');
+    const rest = backlog.length - deliveredBefore;
+    assert.ok(at - deliveredBefore <= 150, `delivered ${at - deliveredBefore} messages after its send, of the ${rest} left of the backlog then`);
+    await env.sink.waitFor(backlog.length + 1, 60_000);
   } finally {
     await env.close();
   }

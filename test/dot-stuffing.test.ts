@@ -3,7 +3,7 @@ import DataStream from 'nodemailer/lib/smtp-connection/data-stream';
 import type { Transform } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { canSpeedUpData, fastDataStep } from '../src/outbound/engine/dot-stuffing.js';
+import { canSpeedUpData, fastDataStep } from '../src/nodemailer-internals.js';
 
 type Stream = Transform & { inByteCount: number; outByteCount: number };
 

@@ -172,4 +172,69 @@ test('jobs left running by a killed process run again after restart', async () =
   db2.close();
 });
 
+test('a claim shares its places among projects in rotation, each project\'s oldest first; the next claim starts after the last served', () => {
+  const { db, queue } = fresh();
+  for (const project of ['p1', 'p2', 'p3']) for (let i = 0; i < 4; i++) queue.enqueue('test.fair', { project, i }, { projectId: project });
+  const take = (limit: number) => queue.claim('test.fair', limit, 60_000).map((j) => `${j.projectId}:${(j.payload as { i: number }).i}`);
+  assert.equal(take(6).sort(), ['p1:0', 'p1:1', 'p2:0', 'p2:1', 'p3:0', 'p3:1'], 'two each, not six of the oldest project');
+  assert.equal(take(1), ['p1:2']);
+  assert.equal(take(1), ['p2:2'], 'the rotation goes on where the last claim stopped');
+  assert.equal(take(2).sort(), ['p1:3', 'p3:2']);
+  assert.equal(take(5).sort(), ['p2:3', 'p3:3'], 'what one project lacks goes to the others');
+  db.close();
+});
+
+test('per project at most perProject jobs of a kind run at once, the other places wait for other projects; jobs of no project are not counted', async () => {
+  const { db, clock, queue } = fresh();
+  const runner = new JobRunner(queue, clock, log);
+  const active = new Map<string | null, number>();
+  const peak = new Map<string | null, number>();
+  const started: (string | null)[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  runner.register('test.held', {
+    concurrency: 4,
+    perProject: 2,
+    run: async (job) => {
+      started.push(job.projectId);
+      active.set(job.projectId, (active.get(job.projectId) ?? 0) + 1);
+      peak.set(job.projectId, Math.max(peak.get(job.projectId) ?? 0, active.get(job.projectId)!));
+      await gate;
+      active.set(job.projectId, active.get(job.projectId)! - 1);
+    },
+  });
+  for (let i = 0; i < 10; i++) queue.enqueue('test.held', {}, { projectId: 'backlog' });
+  runner.start();
+  await until(() => started.length === 2);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(started, ['backlog', 'backlog'], 'two places stay free while the backlog waits');
+  queue.enqueue('test.held', {}, { projectId: 'other' });
+  await until(() => started.length === 3);
+  assert.is(started[2], 'other', 'the other project starts at once, ahead of the backlog');
+  release();
+  await until(() => started.length === 11 && jobRows(db).length === 0);
+  assert.is(peak.get('backlog'), 2);
+
+  const system = fresh();
+  const systemRunner = new JobRunner(system.queue, system.clock, log);
+  let running = 0;
+  let most = 0;
+  systemRunner.register('test.system', {
+    concurrency: 3,
+    perProject: 1,
+    run: async () => {
+      most = Math.max(most, ++running);
+      await new Promise((r) => setTimeout(r, 20));
+      running--;
+    },
+  });
+  for (let i = 0; i < 6; i++) system.queue.enqueue('test.system', {});
+  systemRunner.start();
+  await until(() => jobRows(system.db).length === 0);
+  assert.is(most, 3, 'jobs of no project take every place');
+  await Promise.all([runner.stop(1000), systemRunner.stop(1000)]);
+  db.close();
+  system.db.close();
+});
+
 test.run();

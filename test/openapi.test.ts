@@ -8,13 +8,14 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ShiftableClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/create-context.js';
+import { assemble } from '../src/assembly.js';
 import { createDns } from '../src/dns/resolver.js';
-import { createHttpApp } from '../src/http/app.js';
-import { testHookRoutes } from '../src/http/test-hooks.js';
+import { createHttpApp } from '../src/api/app.js';
+import { testHookRoutes } from '../src/api/test-hooks.js';
+import { JobRunner } from '../src/jobs/runner.js';
 import { loadSchemas } from '../src/http/validate.js';
 import type { Logger } from '../src/log.js';
-import { MODULES } from '../src/modules.js';
+import { modules } from '../src/modules.js';
 import { openStore } from '../src/store/db.js';
 import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
@@ -30,9 +31,9 @@ async function composedApp() {
   const log: Logger = { debug() {}, info() {}, warn() {}, error() {} };
   const clock = new ShiftableClock();
   const db = openStore(dir);
-  const ctx = createContext({ db, clock, config, log, dns: createDns([]) });
+  const parts = assemble({ db, clock, config, log, dns: createDns([]) });
   loadSchemas();
-  const koa = createHttpApp(ctx, MODULES, [testHookRoutes(db, clock, ctx.threads, ADMIN)]);
+  const koa = createHttpApp(parts.core, parts, modules(parts).flatMap((m) => (m.routes ? [m.routes] : [])), [testHookRoutes(db, clock, parts.threads, new JobRunner(parts.core.jobs, clock, log), ADMIN)]);
   const server = createServer(koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -40,7 +41,7 @@ async function composedApp() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async close() {
       await new Promise((resolve) => server.close(resolve));
-      await ctx.close();
+      await parts.close();
       db.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -4,7 +4,7 @@ import nodemailer from 'nodemailer';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createDns, type Dns } from '../src/dns/resolver.js';
-import { createDelivery, type Delivery, type DeliveryOptions } from '../src/outbound/engine/deliver.js';
+import { createDelivery, type Delivery, type DeliveryOptions, type OutboundMessage } from '../src/outbound/engine/deliver.js';
 import { createKeyedLimiter, type Feedback, type KeyedLimiter } from '../src/outbound/engine/keyed-limiter.js';
 import { resolveRoute } from '../src/outbound/engine/route.js';
 import { verifyDkim } from './helpers/dkim-verify.js';
@@ -19,11 +19,11 @@ let dnsServer: TestDnsServer;
 let dns: Dns;
 let sink: SmtpSink;
 
-function message(to: string, body = 'hello'): { from: string; to: string; raw: Buffer } {
+function message(to: string, body = 'hello'): OutboundMessage {
   const raw = Buffer.from(
     `From: news@sender.test\r\nTo: ${to}\r\nSubject: test\r\nMessage-ID: <${randomUUID()}@postmill.test>\r\n\r\n${body}\r\n`,
   );
-  return { from: RETURN_PATH, to, raw };
+  return { emailId: randomUUID(), from: RETURN_PATH, to, raw };
 }
 
 /** Runs `fn` with a delivery to the sink's port, closing it afterwards. */
@@ -129,6 +129,7 @@ test('null MX is a permanent failure without any connection', async () => {
     enhancedCode: '5.1.10',
     response: 'nullmx.test accepts no mail (null MX)',
     host: null,
+    tls: null,
   });
   assert.is(sink.connections, before);
 });
@@ -141,6 +142,7 @@ test('a domain that does not exist is a permanent failure', async () => {
     enhancedCode: '5.1.2',
     response: 'nowhere.test has no MX or A records',
     host: null,
+    tls: null,
   });
 });
 
@@ -187,6 +189,7 @@ test('a 5xx answer bounces with its codes', async () => {
     enhancedCode: '5.1.1',
     response: '550 5.1.1 No such user',
     host: 'mx.example.test[127.0.0.1]',
+    tls: null,
   });
   assert.is(sink.messages.length, 0);
 });
@@ -199,6 +202,7 @@ test('a 4xx answer defers', async () => {
     code: 451,
     response: '451 4.7.1 Try again later',
     host: 'mx.example.test[127.0.0.1]',
+    tls: null,
   });
 });
 
@@ -207,6 +211,7 @@ test('STARTTLS is used when the MX host offers it', async () => {
   try {
     const result = await withDelivery((delivery) => delivery.deliver(message('tls@example.test')), { port: tlsSink.port });
     assert.is(result.status, 'delivered');
+    assert.match(result.status === 'delivered' ? String(result.tls) : '', /^TLSv1\.[23]$/, 'the result names the session\'s TLS protocol');
     const [received] = await tlsSink.waitFor(1, 1000);
     assert.is(received.secure, true);
   } finally {
@@ -351,7 +356,7 @@ test('a message DKIM-signed by nodemailer verifies after delivery; a changed one
     dkim: { domainName: 'example.test', keySelector: 'sel', privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() },
   });
   const raw = signed.message as Buffer;
-  const result = await withDelivery((delivery) => delivery.deliver({ from: RETURN_PATH, to: 'dkim@example.test', raw }));
+  const result = await withDelivery((delivery) => delivery.deliver({ emailId: randomUUID(), from: RETURN_PATH, to: 'dkim@example.test', raw }));
   assert.is(result.status, 'delivered');
   const [received] = await sink.waitFor(1, 1000);
 

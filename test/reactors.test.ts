@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { createBus } from '../src/bus/bus.js';
 import type { ContactChange, StoredEvent } from '../src/bus/reactor.js';
 import { ShiftableClock } from '../src/clock.js';
-import { trackedEventName } from '../src/events/catalogue.js';
+import { trackedEventName } from '../src/bus/catalogue.js';
 import { JobQueue } from '../src/jobs/queue.js';
 import type { Logger } from '../src/log.js';
 import { openStore, type Db } from '../src/store/db.js';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { escapeHtml, renderHtml, renderPlain, renderSubject, templateVariables } from '../src/templates/render.js';
+import { escapeHtml, renderHtml, renderPlain, renderSubject, templateVariables } from '../src/render/render.js';
 
 const contact = {
   id: 'c1',

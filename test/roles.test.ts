@@ -22,6 +22,12 @@ const MATRIX: [method: RegExp, path: RegExp, role: Role][] = [
   [/.*/, /^\/settings(\/|$)/, 'ADMIN'],
   [/.*/, /^\/(contacts|templates|campaigns|segments|workflows|events|activity)(\/|$)/, 'MEMBER'],
   [/^POST$/, /^\/v1\/(send|verify)$/, 'MEMBER'],
+  [/^GET$/, /^\/stats\/(daily|overview)$/, 'MEMBER'],
+  [/^GET$/, /^\/suppressions(\/removals)?$/, 'MEMBER'],
+  [/^DELETE$/, /^\/suppressions\/\{email\}$/, 'ADMIN'],
+  [/^GET$/, /^\/emails(\/\{id\})?$/, 'MEMBER'],
+  // the message as sent carries every link of the email
+  [/^GET$/, /^\/emails\/\{id\}\/(raw|checks)$/, 'ADMIN'],
 ];
 
 const expectedRole = (method: string, path: string): Role | null => MATRIX.find(([m, p]) => m.test(method) && p.test(path))?.[2] ?? null;
@@ -66,7 +72,7 @@ test('every route that takes a session states the role the table gives it', () =
 
 /** A concrete path: UUIDs for ids, plain words for names. */
 const concrete = (path: string) =>
-  path.replace(/\{(\w+)\}/g, (_, name: string) => (/name|field/i.test(name) ? 'some-name' : '0190a0a0-0000-7000-8000-000000000000'));
+  path.replace(/\{(\w+)\}/g, (_, name: string) => (/name|field/i.test(name) ? 'some-name' : name === 'email' ? 'someone%40example.test' : '0190a0a0-0000-7000-8000-000000000000'));
 
 test('MEMBER, ADMIN and OWNER sessions are refused (403 FORBIDDEN) exactly on the routes above their role; the secret key nowhere', async () => {
   const mismatches: string[] = [];

@@ -1,7 +1,7 @@
 import MimeNode from 'nodemailer/lib/mime-node';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { RootNode } from '../src/compose/mime/root-node.js';
+import { RootNode } from '../src/nodemailer-internals.js';
 
 test('the root node writes the headers MimeNode writes', () => {
   const headerSets = [

@@ -2,7 +2,7 @@ import nodemailer from 'nodemailer';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { virusVerdict } from '../src/inbound/scanners/clamd.js';
-import { spamVerdict } from '../src/inbound/scanners/spamd.js';
+import { spamReport, spamVerdict } from '../src/inbound/scanners/spamd.js';
 import { eventsNamed, eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
 import { startFakeClamd, startFakeSpamd, type FakeScanner } from './helpers/scanners.js';
 
@@ -29,6 +29,12 @@ test('scanner clients: PASS, FAIL, and PROCESSING_FAILED when the scanner is unr
   assert.is(await virusVerdict(clamd.address, Buffer.alloc(200_000, 'VIRUS-MARKER ')), 'FAIL', 'found across INSTREAM chunks');
   assert.is(await spamVerdict('127.0.0.1:1', Buffer.from('x'), 2000), 'PROCESSING_FAILED');
   assert.is(await virusVerdict('127.0.0.1:1', Buffer.from('x'), 2000), 'PROCESSING_FAILED');
+});
+
+test('a spamd report: the verdict, the score against the threshold and the rules that fired', async () => {
+  assert.equal(await spamReport(spamd.address, Buffer.from('Subject: hi\r\n\r\nSPAM-MARKER')), { spam: true, score: 15, threshold: 5, rules: ['POSTMILL_MARKER', 'MISSING_DATE'] });
+  assert.equal(await spamReport(spamd.address, Buffer.from('Subject: hi\r\n\r\nhello')), { spam: false, score: 0.1, threshold: 5, rules: ['MISSING_DATE'] });
+  assert.is(await spamReport('127.0.0.1:1', Buffer.from('x'), 2000), null);
 });
 
 test('received mail carries the spam and virus verdicts of the configured scanners', async () => {

@@ -11,6 +11,7 @@ let sink: SmtpSink;
 let delivery: Delivery;
 
 const message = (to: string) => ({
+  emailId: randomUUID(),
   from: 'b-1@bounces.sender.test',
   to,
   raw: Buffer.from(`From: news@sender.test\r\nTo: ${to}\r\nSubject: t\r\nMessage-ID: <${randomUUID()}@postmill.test>\r\n\r\nhello\r\n`),

@@ -6,10 +6,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ShiftableClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/create-context.js';
+import { assemble } from '../src/assembly.js';
 import { upsertContact } from '../src/contacts/service.js';
+import { DeliverySummary } from '../src/outbound/summary.js';
 import { deliveryJob } from '../src/outbound/deliver-job.js';
-import { SendThrottle } from '../src/outbound/throttle.js';
 import { createDns } from '../src/dns/resolver.js';
 import { packMessage } from '../src/emails/packing.js';
 import { findEmailById, insertEmail, newEmailRecord, type MessageType, type SourceType } from '../src/emails/store.js';
@@ -26,13 +26,14 @@ test('suppressed addresses get no campaign, workflow, MARKETING or HEADLESS mail
   const db = openStore(dir);
   // Nothing answers on this resolver: a delivery that is attempted ends deferred, one that is not stays suppressed.
   const dns = createDns(['127.0.0.1:1'], 300);
-  const ctx = createContext({ db, clock, config: loadConfig(null, {}), log, dns });
+  const parts = assemble({ db, clock, config: loadConfig(null, {}), log, dns });
+  const ctx = parts.core;
   const delivery = createDelivery({ dns, hostname: 'mx.postmill.test', port: 1, mode: 'mx' });
   try {
     const project = createProject(db, clock, 'p');
     const { contact } = upsertContact(ctx, project.id, { email: 'gone@rcpt.test' }, true);
     suppress(db, project.id, 'GONE@rcpt.test', 'bounce', null, clock.now());
-    const job = deliveryJob(ctx, { delivery, throttle: new SendThrottle(clock, 0), concurrency: 1, maxAgeMs: 3_600_000 });
+    const job = deliveryJob(ctx, { signer: parts.signer, fanouts: parts.fanouts, metrics: parts.metrics, summary: new DeliverySummary(log), delivery, throttle: null, concurrency: 1, maxAgeMs: 3_600_000 });
     const run = async (sourceType: SourceType, messageType: MessageType) => {
       const email = newEmailRecord(
         {
@@ -65,7 +66,7 @@ test('suppressed addresses get no campaign, workflow, MARKETING or HEADLESS mail
     assert.is(await run('TRANSACTIONAL', 'TRANSACTIONAL'), 'deferred', 'transactional content is attempted');
   } finally {
     await delivery.close();
-    await ctx.close();
+    await parts.close();
     db.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ShiftableClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/create-context.js';
+import { assemble } from '../src/assembly.js';
 import { registerDomain } from '../src/domains/service.js';
 import { saveCheck } from '../src/domains/store.js';
 import { ApiError } from '../src/errors.js';
@@ -329,7 +329,8 @@ test('DELETE is 409 while a workflow step uses the template (usage registry, in 
   const log: Logger = { debug() {}, info() {}, warn() {}, error() {} };
   const clock = new ShiftableClock();
   const db = openStore(dir);
-  const ctx = createContext({ db, clock, config: loadConfig(null, {}), log });
+  const parts = assemble({ db, clock, config: loadConfig(null, {}), log });
+  const { core: ctx, usage } = parts;
   try {
     const project = createProject(db, clock, 'unit');
     const domain = await registerDomain(ctx, project.id, 'unit.test');
@@ -338,20 +339,20 @@ test('DELETE is 409 while a workflow step uses the template (usage registry, in 
     const used = createTemplate(ctx, project.id, input);
     const free = createTemplate(ctx, project.id, input);
     const step = { workflowId: 'w1', stepId: 's1' };
-    ctx.usage.templates.register((_ctx, projectId, templateId) => (projectId === project.id && templateId === used.id ? { workflowSteps: [step] } : {}));
-    assert.equal(await usageOfTemplate(ctx, project.id, used.id), { campaigns: [], workflowSteps: [step], emailsSent: 0 });
+    usage.templates.register((_ctx, projectId, templateId) => (projectId === project.id && templateId === used.id ? { workflowSteps: [step] } : {}));
+    assert.equal(await usageOfTemplate(ctx, usage, project.id, used.id), { campaigns: [], workflowSteps: [step], emailsSent: 0 });
     try {
-      deleteTemplate(ctx, project.id, used.id);
+      deleteTemplate(ctx, usage, project.id, used.id);
       assert.unreachable('delete should be refused');
     } catch (err) {
       assert.instance(err, ApiError);
       assert.is((err as ApiError).status, 409);
       assert.equal((err as ApiError).extra.details, { workflowSteps: [step] });
     }
-    deleteTemplate(ctx, project.id, free.id);
+    deleteTemplate(ctx, usage, project.id, free.id);
     assert.is(db.prepare('SELECT COUNT(*) AS n FROM templates').pluck().get(), 1);
   } finally {
-    await ctx.close();
+    await parts.close();
     db.close();
     rmSync(dir, { recursive: true, force: true });
   }

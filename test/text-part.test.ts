@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { htmlToText } from '../src/compose/text/html-to-text.js';
 import { textTemplateOf } from '../src/compose/text/text-part.js';
-import { renderHtml, renderPlain } from '../src/templates/render.js';
+import { renderHtml, renderPlain } from '../src/render/render.js';
 
 const scope = { name: 'Ann <b>&', data: { city: 'Paris' }, unsubscribeUrl: 'https://p.test/u/T' };
 

@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createThreadPool, ThreadDied } from '../src/threads/pool.js';
-import type { WorkerOps } from '../src/threads/worker.js';
+import type { WorkerOps } from '../src/workers/compose.js';
 
 /** A small composition: what an ordinary task of the compose threads looks like. */
 const input = (n: number) => ({

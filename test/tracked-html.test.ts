@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderHtml, type Scope } from '../src/templates/render.js';
+import { renderHtml, type Scope } from '../src/render/render.js';
 import { addTracking, type TrackingLinks } from '../src/tracking/rewrite.js';
 import { renderTrackedHtml } from '../src/tracking/tracked-html.js';
 

@@ -170,7 +170,7 @@ test('an unreachable DNS server is a reason, never a 500', async () => {
     assert.is(r.body.data.valid, false);
     assert.ok(r.body.data.reasons.some((x: string) => /DNS could not be asked/.test(x)), JSON.stringify(r.body));
     const again = await dead.request('POST', '/v1/verify', { email: 'ann@company.test' });
-    assert.is(again.status, 200, 'failures are not kept, and do not break the next call');
+    assert.is(again.status, 200, 'a failure is kept briefly, and does not break the next call');
   } finally {
     await dead.dispose();
   }

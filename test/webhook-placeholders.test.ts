@@ -100,17 +100,18 @@ test('a value that would make a path segment ".." fails the execution with a rea
   assert.not.ok(hooks.requests.some((r) => r.path.startsWith('/files') || r.path === '/x'));
 });
 
-test("a step whose outcome the rules refuse (UPDATE_CONTACT data nested past the limit) fails with the reason instead of retrying forever", async () => {
-  let nested: Record<string, unknown> = { leaf: 1 };
-  for (let i = 0; i < 35; i++) nested = { n: nested };
-  const w = (await d.request('POST', '/workflows', { name: 'deep', eventName: 'deep' })).body;
-  const step = await d.request('POST', `/workflows/${w.id}/steps`, { type: 'UPDATE_CONTACT', name: 'deep', config: { updates: { deep: nested } } });
+test("a step whose outcome the rules refuse (UPDATE_CONTACT past a contact's 200 keys) fails with the reason instead of retrying forever", async () => {
+  // valid when saved; refused only for this contact, whose data the public key filled to the limit
+  const w = (await d.request('POST', '/workflows', { name: 'full', eventName: 'full' })).body;
+  const step = await d.request('POST', `/workflows/${w.id}/steps`, { type: 'UPDATE_CONTACT', name: 'one more', config: { updates: { oneMore: 1 } } });
   assert.is(step.status, 201);
   await d.request('POST', `/workflows/${w.id}/transitions`, { fromStepId: w.steps[0].id, toStepId: step.body.id });
   assert.is((await d.request('PATCH', `/workflows/${w.id}`, { enabled: true })).status, 200);
-  await trackPublic(d, 'deep@people.test', 'deep');
+  const full = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, i]));
+  assert.is((await trackPublic(d, 'full@people.test', 'filled', full)).status, 200);
+  await trackPublic(d, 'full@people.test', 'full');
   const execution = await onlyExecution(d, w.id, ['FAILED']);
-  assert.match(execution.error!, 'nests at most');
+  assert.match(execution.error!, 'at most 200 keys');
   await assertAlive(d);
 });
 

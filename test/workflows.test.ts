@@ -21,7 +21,7 @@ workflows.after(async () => {
   await hooks.close();
 });
 
-interface Ctx {
+interface Core {
   keys: Keys;
   key: { key: string };
   domain: string;
@@ -29,7 +29,7 @@ interface Ctx {
 }
 
 /** A project of its own with a verified sender and a template maker. */
-async function project(): Promise<Ctx> {
+async function project(): Promise<Core> {
   const keys = d.createProject('workflows');
   const domain = `flows${++projects}.test`;
   await env.verifySender(domain, keys);
@@ -45,7 +45,7 @@ async function project(): Promise<Ctx> {
 const trigger = (w: { steps: { id: string; type: string }[] }) => w.steps.find((s) => s.type === 'TRIGGER')!.id;
 
 /** Builds a workflow from a chain description: each entry a step, linked in order (branches named). */
-async function build(c: Ctx, eventName: string, steps: { type: string; name?: string; config?: unknown; from?: number; branch?: string }[], extra: Record<string, unknown> = {}) {
+async function build(c: Core, eventName: string, steps: { type: string; name?: string; config?: unknown; from?: number; branch?: string }[], extra: Record<string, unknown> = {}) {
   const created = await d.request('POST', '/workflows', { name: `flow ${eventName}`, eventName, ...extra }, c.key);
   assert.is(created.status, 201, JSON.stringify(created.body));
   const ids: string[] = [trigger(created.body)];
@@ -62,12 +62,12 @@ async function build(c: Ctx, eventName: string, steps: { type: string; name?: st
   return { id: created.body.id as string, steps: ids };
 }
 
-const track = (c: Ctx, email: string, event: string, data: Record<string, unknown> = {}) =>
+const track = (c: Core, email: string, event: string, data: Record<string, unknown> = {}) =>
   d.request('POST', '/v1/track', { email, event, data }, { key: c.keys.publicKey }).then((r) => assert.is(r.status, 200));
 
-const executions = async (c: Ctx, workflowId: string) => (await d.request('GET', `/workflows/${workflowId}/executions?pageSize=100`, undefined, c.key)).body.data as any[];
-const execution = async (c: Ctx, workflowId: string, id: string) => (await d.request('GET', `/workflows/${workflowId}/executions/${id}`, undefined, c.key)).body;
-const settled = (c: Ctx, workflowId: string, count: number, statuses: string[]) =>
+const executions = async (c: Core, workflowId: string) => (await d.request('GET', `/workflows/${workflowId}/executions?pageSize=100`, undefined, c.key)).body.data as any[];
+const execution = async (c: Core, workflowId: string, id: string) => (await d.request('GET', `/workflows/${workflowId}/executions/${id}`, undefined, c.key)).body;
+const settled = (c: Core, workflowId: string, count: number, statuses: string[]) =>
   eventually(async () => {
     const list = await executions(c, workflowId);
     return list.length === count && list.every((e) => statuses.includes(e.status)) ? list : null;

@@ -55,4 +55,20 @@ export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
   return data as T;
 }
 
+/** A file upload (multipart/form-data, one field), with the same credentials and errors as `api`. */
+export async function upload<T>(path: string, field: string, file: File): Promise<T> {
+  const form = new FormData();
+  form.append(field, file);
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (context.projectId) headers['X-Postmill-Project'] = context.projectId;
+  if (context.csrfToken) headers['X-Postmill-CSRF'] = context.csrfToken;
+  const res = await fetch(path, { method: 'POST', headers, credentials: 'same-origin', body: form });
+  const data: unknown = await res.json().catch(() => null);
+  if (!res.ok) {
+    const { code, message } = messageOf(res.status, data);
+    throw new ApiFailure(res.status, code, message);
+  }
+  return data as T;
+}
+
 export const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));

@@ -21,11 +21,16 @@ export interface PageRoute {
   label: string;
   role: Role;
   element: ReactNode;
-  /** Reached from its section's list (one template's page): no link of its own in any navigation. */
+  /** Reached from its section's list (one contact's or template's page): no link of its own in any navigation. */
   detail?: boolean;
 }
 
 export const PAGES: PageRoute[] = [
+  { path: 'overview', section: 'Overview', label: 'Overview', role: 'MEMBER', element: lazyPage(async () => (await import('./pages/Overview')).OverviewPage) },
+  { path: 'contacts/all', section: 'Contacts', label: 'All contacts', role: 'MEMBER', element: lazyPage(async () => (await import('./pages/Contacts')).ContactsPage) },
+  { path: 'contacts/import', section: 'Contacts', label: 'Import', role: 'MEMBER', element: lazyPage(async () => (await import('./pages/ContactsImport')).ContactsImportPage) },
+  { path: 'contacts/suppressions', section: 'Contacts', label: 'Suppressions', role: 'MEMBER', element: lazyPage(async () => (await import('./pages/Suppressions')).SuppressionsPage) },
+  { path: 'contacts/:id', section: 'Contacts', label: 'Contact', role: 'MEMBER', detail: true, element: lazyPage(async () => (await import('./pages/Contact')).ContactPage) },
   { path: 'templates', section: 'Templates', label: 'Templates', role: 'MEMBER', element: lazyPage(() => import('./pages/TemplatesList').then((m) => m.TemplatesListPage)) },
   { path: 'templates/:id', section: 'Templates', label: 'Template', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/TemplatesEditor').then((m) => m.TemplatesEditorPage)) },
   { path: 'domains', section: 'Domains', label: 'Domains', role: 'ADMIN', element: lazyPage(() => import('./pages/Domains').then((m) => m.DomainsPage)) },
@@ -39,7 +44,7 @@ export const pagesOpenTo = (role: Role | undefined): PageRoute[] => PAGES.filter
 
 /** The main navigation for a role: each section with its first page the role opens. */
 export function navigationFor(role: Role | undefined): { section: Section; path: string }[] {
-  const open = pagesOpenTo(role);
+  const open = pagesOpenTo(role).filter((p) => !p.detail);
   return SECTIONS.flatMap((section) => {
     const first = open.find((p) => p.section === section);
     return first ? [{ section, path: first.path }] : [];

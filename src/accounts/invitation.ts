@@ -2,11 +2,13 @@
 // stored and delivered like any transactional email of the project). It needs a verified sender
 // domain of the project: without one the owner passes the link on by hand.
 import { randomUUID } from 'node:crypto';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { newEmailId } from '../emails/ids.js';
 import { listProjectDomains } from '../domains/store.js';
 import type { MessageContent } from '../compose/content.js';
+import type { ComposeOps } from '../compose/compose-ops.js';
 import { composeMessages, storeMessage } from '../compose/pipeline.js';
+import type { Pools } from '../threads/pool.js';
 import { getProject } from '../projects/store.js';
 import { suppressionWithholding } from '../suppressions/policy.js';
 
@@ -20,11 +22,11 @@ const HTML = `<p>You have been invited to the project <strong>{{projectName}}</s
  * (the link must not pass through a click redirect); answers the email's id, or null when the
  * project has no verified domain or the address is suppressed.
  */
-export async function sendInvitation(ctx: Ctx, projectId: string, email: string, inviteUrl: string): Promise<string | null> {
-  const domain = listProjectDomains(ctx.db, projectId).find((d) => d.status === 'verified');
-  const project = getProject(ctx.db, projectId);
+export async function sendInvitation(core: Core, threads: Pools<ComposeOps>, projectId: string, email: string, inviteUrl: string): Promise<string | null> {
+  const domain = listProjectDomains(core.db, projectId).find((d) => d.status === 'verified');
+  const project = getProject(core.db, projectId);
   if (!domain || !project) return null;
-  if (suppressionWithholding(ctx.db, projectId, email, { messageType: 'TRANSACTIONAL', sourceType: 'TRANSACTIONAL' })) return null;
+  if (suppressionWithholding(core.db, projectId, email, { messageType: 'TRANSACTIONAL', sourceType: 'TRANSACTIONAL' })) return null;
   const content: MessageContent = {
     type: 'TRANSACTIONAL',
     subject: 'You are invited to {{projectName}} on Postmill',
@@ -41,11 +43,11 @@ export async function sendInvitation(ctx: Ctx, projectId: string, email: string,
     templateId: null,
     source: 'TRANSACTIONAL',
   };
-  const now = ctx.clock.now();
+  const now = core.clock.now();
   const contact = { id: randomUUID(), projectId, email, subscribed: false, data: {}, createdAt: now, updatedAt: now };
   const emailId = newEmailId(now);
   const recipient = { contact, oneOff: {}, name: null, extra: { projectName: project.name, inviteUrl } };
-  const [composed] = await composeMessages(ctx, content, [{ recipient, emailId }], Infinity);
-  ctx.bus.tx(() => storeMessage(ctx, content, { contactId: null, email }, emailId, composed!));
+  const [composed] = await composeMessages(core, threads, content, [{ recipient, emailId }], Infinity);
+  core.bus.tx(() => storeMessage(core, content, { contactId: null, email }, emailId, composed!));
   return emailId;
 }

@@ -1,11 +1,11 @@
 import { iso } from '../clock.js';
 import { contactEmailsByIds } from '../contacts/store.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { badRequest } from '../errors.js';
-import { EMAIL_EVENTS } from '../events/catalogue.js';
+import { EMAIL_EVENTS } from '../bus/catalogue.js';
 import { encodeCursor, type CursorPosition } from '../http/pagination.js';
-import type { ActivityBound, ActivityEntry, ActivitySource } from './sources.js';
-import { eventCounts } from '../events/store.js';
+import type { ActivityBound, ActivityEntry, ActivitySource, ActivitySources } from './sources.js';
+import { eventCounts } from './store.js';
 
 export interface ActivityParams {
   limit: number;
@@ -50,16 +50,16 @@ type Tagged = ActivityEntry & { source: string };
 const newerFirst = (a: Tagged, b: Tagged) => b.at - a.at || (a.source < b.source ? 1 : a.source > b.source ? -1 : b.key - a.key);
 
 /** One page of the feed: each source's newest entries past the cursor, merged. */
-export function listActivity(ctx: Ctx, projectId: string, params: ActivityParams) {
+export function listActivity(core: Core, sources: ActivitySources, projectId: string, params: ActivityParams) {
   const after = positionOf(params.cursor);
   const merged: Tagged[] = [];
-  for (const source of ctx.activity.all()) {
+  for (const source of sources.all()) {
     const query = { projectId, limit: params.limit + 1, before: boundFor(source, after), from: params.from, to: params.to, types: params.types, contactId: params.contactId };
-    for (const entry of source.entries(ctx, query)) merged.push({ ...entry, source: source.name });
+    for (const entry of source.entries(core, query)) merged.push({ ...entry, source: source.name });
   }
   merged.sort(newerFirst);
   const page = merged.slice(0, params.limit);
-  const emails = contactEmailsByIds(ctx.db, projectId, [...new Set(page.flatMap((e) => (e.contactId ? [e.contactId] : [])))]);
+  const emails = contactEmailsByIds(core.db, projectId, [...new Set(page.flatMap((e) => (e.contactId ? [e.contactId] : [])))]);
   const last = page[page.length - 1];
   const hasMore = merged.length > params.limit;
   return {
@@ -79,8 +79,8 @@ export function listActivity(ctx: Ctx, projectId: string, params: ActivityParams
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);
 
 /** Totals of the project's whole history, from the trigger-kept counters. Rates are percent of emails sent. */
-export function activityStats(ctx: Ctx, projectId: string) {
-  const counts = eventCounts(ctx.db, projectId);
+export function activityStats(core: Core, projectId: string) {
+  const counts = eventCounts(core.db, projectId);
   const count = (name: string) => counts.get(name)?.count ?? 0;
   const firsts = (name: string) => counts.get(name)?.firsts ?? 0;
   const emailsSent = count(EMAIL_EVENTS.sent);

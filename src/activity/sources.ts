@@ -1,7 +1,7 @@
 // The activity feed merges entries from several sources (events today, workflow executions later).
 // Each source reads its own index, newest first; the feed merges them, so a new source plugs in
 // through its module (src/modules.ts) without a change here.
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 
 /** A position in one source's order (time, then the source's own key, both descending). */
 export interface ActivityBound {
@@ -35,7 +35,7 @@ export interface ActivityEntry {
 export interface ActivitySource {
   /** Unique, short, stable: it is part of every cursor. */
   name: string;
-  entries(ctx: Ctx, query: SourceQuery): ActivityEntry[];
+  entries(core: Core, query: SourceQuery): ActivityEntry[];
 }
 
 export interface ActivitySources {

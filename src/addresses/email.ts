@@ -1,6 +1,6 @@
 // Email address syntax, with internationalised domains: `ann@bücher.de` is accepted and its domain
 // becomes the A-label (`ann@xn--bcher-kva.de`), the form DNS, SMTP and case-insensitive matching use.
-import { normalizeDomain } from '../domains/name.js';
+import { normalizeDomain } from './domain-name.js';
 
 /** RFC 5322 dot-atom: the local part every API field accepts (quoted local parts are not). */
 const LOCAL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/i;

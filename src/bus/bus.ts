@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import type { EventName } from '../events/catalogue.js';
+import type { EventName } from './catalogue.js';
 import type { Logger } from '../log.js';
-import { sql, type Db } from '../store/db.js';
+import type { Db } from '../store/db.js';
+import { insertEvent } from './store.js';
 import type { ContactChange, Reactor, StoredEvent } from './reactor.js';
 
 export type { StoredEvent } from './reactor.js';
@@ -37,16 +38,7 @@ export function createBus(db: Db, clock: Clock, log: Logger): Bus {
   const inTransaction = db.transaction((fn: () => unknown) => fn());
   const tx = <T>(fn: () => T): T => inTransaction(fn) as T;
 
-  const insert = (event: StoredEvent) =>
-    sql(db, 'INSERT INTO events (id, project_id, contact_id, email_id, name, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-      event.id,
-      event.projectId,
-      event.contactId,
-      event.emailId,
-      event.name,
-      JSON.stringify(event.data),
-      event.createdAt,
-    );
+  const insert = (event: StoredEvent) => insertEvent(db, event);
 
   const emit = (input: EventInput): StoredEvent => {
     if (!db.inTransaction) return tx(() => emit(input));

@@ -5,7 +5,7 @@
 // should first ask something cheap and in memory (src/store/table-memo.ts) and write nothing when
 // nobody cares: it runs on every emit, /v1/track and /v1/send included. A reactor that throws
 // fails its cause's transaction.
-import type { EventName } from '../events/catalogue.js';
+import type { EventName } from './catalogue.js';
 
 /** A stored event as reactors see it. */
 export interface StoredEvent {

@@ -1,8 +1,9 @@
 // Who a campaign goes to, as one FilterCondition for the filter engine: counted when the send is
 // accepted, walked by contact id in batches by the fan-out.
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { badRequest } from '../errors.js';
-import { contactFilter, countFiltered, storedFilter, walkFiltered, type ContactFilter } from '../filters/engine.js';
+import { countFiltered, walkFiltered, type ContactFilter } from '../filters/engine.js';
+import { contactFilter, storedFilter } from '../segments/filters.js';
 import type { MatchingWalk } from '../filters/sqlite.js';
 import type { FilterCondition } from '../filters/types.js';
 import { findSegment } from '../segments/store.js';
@@ -35,17 +36,17 @@ export function audienceCondition(a: Audience): FilterCondition {
 }
 
 /** Checks an audience given to the API: the segment exists in the project, the filter tree is one the engine accepts (422). */
-export function checkAudience(ctx: Ctx, a: Audience): void {
-  if (a.audienceType === 'SEGMENT' && !findSegment(ctx.db, a.projectId, a.segmentId!)) {
+export function checkAudience(core: Core, a: Audience): void {
+  if (a.audienceType === 'SEGMENT' && !findSegment(core.db, a.projectId, a.segmentId!)) {
     throw badRequest(`No segment ${a.segmentId} in this project`, 'Pass the id of one of your segments (GET /segments)');
   }
-  if (a.audienceType === 'FILTERED') contactFilter(ctx, a.projectId, a.audienceCondition, 'audienceCondition');
+  if (a.audienceType === 'FILTERED') contactFilter(core, a.projectId, a.audienceCondition, 'audienceCondition');
 }
 
-const filterOf = (ctx: Ctx, a: Audience): ContactFilter => storedFilter(ctx, a.projectId, audienceCondition(a));
+const filterOf = (core: Core, a: Audience): ContactFilter => storedFilter(core, a.projectId, audienceCondition(a));
 
 /** Counted on a reader thread within a request's budget: a million contacts never stall the API. */
-export const countAudience = (ctx: Ctx, a: Audience): Promise<number> => countFiltered(ctx, filterOf(ctx, a), 'request');
+export const countAudience = (core: Core, a: Audience): Promise<number> => countFiltered(core, filterOf(core, a), 'request');
 
 /** The audience in contact-id order, a bounded step at a time on a reader thread, its times those of `now` (the send's start). */
-export const audienceWalk = (ctx: Ctx, a: Audience, now: number): MatchingWalk => walkFiltered(ctx, filterOf(ctx, a), now);
+export const audienceWalk = (core: Core, a: Audience, now: number): MatchingWalk => walkFiltered(core, filterOf(core, a), now);

@@ -1,4 +1,4 @@
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { assertSender } from '../domains/sender.js';
 import type { MessageContent } from '../compose/content.js';
 import type { Campaign } from './store.js';
@@ -7,8 +7,8 @@ import type { Campaign } from './store.js';
  * What a campaign sends: bulk mail whatever its content type, so always tracked, always with
  * one-click unsubscribe and `Precedence: bulk`, and named by its campaign id.
  */
-export function campaignContent(ctx: Ctx, campaign: Campaign): MessageContent {
-  const { domain } = assertSender(ctx, campaign.projectId, campaign.from);
+export function campaignContent(core: Core, campaign: Campaign): MessageContent {
+  const { domain } = assertSender(core, campaign.projectId, campaign.from);
   return {
     type: campaign.type,
     subject: campaign.subject,

@@ -2,7 +2,7 @@
 // off the main thread, then written in one transaction with the walk's new position, so a restart
 // continues where the last committed batch ended. The recipient key refuses a second email to a contact.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import type { JobHandler } from '../jobs/runner.js';
 import type { Contact } from '../contacts/store.js';
 import type { MessageContent } from '../compose/content.js';
@@ -13,6 +13,10 @@ import { audienceWalk } from './audience.js';
 import { campaignContent } from './content.js';
 import { addRecipient, advanceWalk, findCampaignById, finishWalk, markSending, type Campaign } from './store.js';
 import { newEmailId } from '../emails/ids.js';
+import type { Pools } from '../threads/pool.js';
+import type { ComposeOps } from '../compose/compose-ops.js';
+import type { Fanouts } from '../outbound/fanouts.js';
+import type { CampaignProgressLog } from './progress-log.js';
 
 export const FANOUT_JOB = 'campaign.fanout';
 
@@ -53,35 +57,35 @@ const AHEAD = 2;
  * reader thread) until one finds some; null once the whole audience has been walked, or when the
  * send was cancelled (or sent again) during a stretch of contacts outside the audience.
  */
-async function readBatch(ctx: Ctx, campaign: Campaign, walk: MatchingWalk, after: string | null): Promise<Batch | null> {
+async function readBatch(core: Core, campaign: Campaign, walk: MatchingWalk, after: string | null): Promise<Batch | null> {
   for (let at = after; ; ) {
     const step = await walk.next(at, BATCH);
     if (step.last === null) return null;
     if (step.contacts.length > 0) return { contacts: step.contacts, last: step.last };
-    if (!isCurrent(findCampaignById(ctx.db, campaign.projectId, campaign.id), campaign.sendRound)) return null;
+    if (!isCurrent(findCampaignById(core.db, campaign.projectId, campaign.id), campaign.sendRound)) return null;
     at = step.last;
   }
 }
 
 /** The batch's messages, composed off the main thread (suppressed addresses left out). */
-function composeBatch(ctx: Ctx, campaign: Campaign, content: MessageContent, batch: Batch): Promise<Composed> {
-  const suppressed = suppressedAmong(ctx.db, campaign.projectId, batch.contacts.map((c) => c.email));
+function composeBatch(core: Core, threads: Pools<ComposeOps>, campaign: Campaign, content: MessageContent, batch: Batch): Promise<Composed> {
+  const suppressed = suppressedAmong(core.db, campaign.projectId, batch.contacts.map((c) => c.email));
   const addressed = batch.contacts
     .filter((contact) => !suppressed.has(contact.email.toLowerCase()))
-    .map((contact) => ({ recipient: { contact, oneOff: {}, name: null }, emailId: newEmailId(ctx.clock.now()) }));
-  return composeMessages(ctx, content, addressed, Infinity).then((composed) => ({ ...batch, suppressed, addressed, composed }));
+    .map((contact) => ({ recipient: { contact, oneOff: {}, name: null }, emailId: newEmailId(core.clock.now()) }));
+  return composeMessages(core, threads, content, addressed, Infinity).then((composed) => ({ ...batch, suppressed, addressed, composed }));
 }
 
 /** Writes a composed batch with the walk's new position; false when the send was cancelled (or sent again) meanwhile and the batch dropped. */
-function writeBatch(ctx: Ctx, campaign: Campaign, content: MessageContent, { contacts, last, suppressed, addressed, composed }: Composed): boolean {
-  return ctx.bus.tx(() => {
-    if (!isCurrent(findCampaignById(ctx.db, campaign.projectId, campaign.id), campaign.sendRound)) return false;
+function writeBatch(core: Core, campaign: Campaign, content: MessageContent, { contacts, last, suppressed, addressed, composed }: Composed): boolean {
+  return core.bus.tx(() => {
+    if (!isCurrent(findCampaignById(core.db, campaign.projectId, campaign.id), campaign.sendRound)) return false;
     addressed.forEach(({ recipient, emailId }, i) => {
       const { contact } = recipient;
-      if (addRecipient(ctx.db, campaign.id, contact.id, emailId)) storeMessage(ctx, content, { contactId: contact.id, email: contact.email }, emailId, composed[i]!, 'bulk');
+      if (addRecipient(core.db, campaign.id, contact.id, emailId)) storeMessage(core, content, { contactId: contact.id, email: contact.email }, emailId, composed[i]!, 'bulk');
     });
-    const skipped = contacts.filter((c) => suppressed.has(c.email.toLowerCase()) && addRecipient(ctx.db, campaign.id, c.id, null)).length;
-    advanceWalk(ctx.db, campaign.id, last, skipped);
+    const skipped = contacts.filter((c) => suppressed.has(c.email.toLowerCase()) && addRecipient(core.db, campaign.id, c.id, null)).length;
+    advanceWalk(core.db, campaign.id, last, skipped);
     return true;
   });
 }
@@ -93,15 +97,15 @@ function writeBatch(ctx: Ctx, campaign: Campaign, content: MessageContent, { con
  * ahead and never written are simply composed again. A read that fails (past its budget) fails
  * the run with its reason.
  */
-async function fanOut(ctx: Ctx, campaign: Campaign, walk: MatchingWalk): Promise<void> {
-  const content = campaignContent(ctx, campaign);
+async function fanOut(core: Core, { threads, progress }: FanoutTools, campaign: Campaign, walk: MatchingWalk): Promise<void> {
+  const content = campaignContent(core, campaign);
   const ahead: Promise<Composed | null>[] = [];
   let position: string | null = campaign.walkedTo;
   let walked = false;
   let reads: Promise<void> = Promise.resolve();
   const readAhead = () => {
     while (!walked && ahead.length < AHEAD) {
-      const read = reads.then(() => (walked ? null : readBatch(ctx, campaign, walk, position)));
+      const read = reads.then(() => (walked ? null : readBatch(core, campaign, walk, position)));
       reads = read.then(
         (batch) => {
           if (batch) position = batch.last;
@@ -111,7 +115,7 @@ async function fanOut(ctx: Ctx, campaign: Campaign, walk: MatchingWalk): Promise
           walked = true;
         },
       );
-      const composing = read.then((batch) => batch && composeBatch(ctx, campaign, content, batch));
+      const composing = read.then((batch) => batch && composeBatch(core, threads, campaign, content, batch));
       // a failure surfaces where the batch is awaited; one composed ahead of a cancel is never awaited
       composing.catch(() => {});
       ahead.push(composing);
@@ -121,32 +125,46 @@ async function fanOut(ctx: Ctx, campaign: Campaign, walk: MatchingWalk): Promise
   for (;;) {
     // every read is in `ahead` before it can end the walk: the one that does answers null
     const composed = await ahead.shift()!;
-    if (!composed) return finishWalk(ctx.db, campaign, ctx.clock.now());
+    if (!composed) {
+      finishWalk(core.db, campaign, core.clock.now());
+      return progress.fanOutDone(campaign);
+    }
     // the threads get the next batches before the main thread turns to writing this one
     readAhead();
     // One write per turn of the event loop: two batches composed meanwhile would otherwise be
     // written back to back, and requests that came in waited for both (track p99 48 -> 32 ms).
     await nextTurn();
-    if (!writeBatch(ctx, campaign, content, composed)) return;
+    if (!writeBatch(core, campaign, content, composed)) return;
   }
 }
 
-export function fanoutJob(ctx: Ctx): JobHandler<FanoutPayload> {
+/**
+ * What a fan-out uses beside the core: the compose threads, the count of fan-outs running that bulk
+ * delivery yields to, and the journal's campaign lines.
+ */
+export interface FanoutTools {
+  threads: Pools<ComposeOps>;
+  fanouts: Fanouts;
+  progress: CampaignProgressLog;
+}
+
+export function fanoutJob(core: Core, tools: FanoutTools): JobHandler<FanoutPayload> {
   return {
     concurrency: 2,
     async run(job) {
       const { campaignId, round } = job.payload;
       for (;;) {
-        const campaign = job.projectId ? findCampaignById(ctx.db, job.projectId, campaignId) : null;
+        const campaign = job.projectId ? findCampaignById(core.db, job.projectId, campaignId) : null;
         if (!campaign || campaign.sendRound !== round || campaign.walked) return;
         // a scheduled send whose time has come
         if (campaign.status === 'SCHEDULED') {
-          markSending(ctx.db, campaign, ctx.clock.now());
+          markSending(core.db, campaign, core.clock.now());
           continue;
         }
         if (campaign.status !== 'SENDING') return;
         // planned once per run; after a restart the audience keeps the times of the send's start
-        return ctx.fanouts.run(() => fanOut(ctx, campaign, audienceWalk(ctx, campaign, campaign.sentAt ?? ctx.clock.now())));
+        if (campaign.walkedTo === null) tools.progress.fanOutStarted(campaign);
+        return tools.fanouts.run(() => fanOut(core, tools, campaign, audienceWalk(core, campaign, campaign.sentAt ?? core.clock.now())));
       }
     },
   };

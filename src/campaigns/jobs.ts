@@ -1,7 +1,7 @@
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import type { JobRunner } from '../jobs/runner.js';
-import { FANOUT_JOB, fanoutJob } from './fanout.js';
+import { FANOUT_JOB, fanoutJob, type FanoutTools } from './fanout.js';
 
-export function campaignJobs(runner: JobRunner, ctx: Ctx): void {
-  runner.register(FANOUT_JOB, fanoutJob(ctx));
+export function campaignJobs(runner: JobRunner, core: Core, tools: FanoutTools): void {
+  runner.register(FANOUT_JOB, fanoutJob(core, tools));
 }

@@ -2,7 +2,7 @@
 // SENT, CANCELLED from SCHEDULED or SENDING), test sends and stats.
 import { randomUUID } from 'node:crypto';
 import { iso } from '../clock.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { assertSender } from '../domains/sender.js';
 import { badRequest, conflict, foundOr404 } from '../errors.js';
 import { sendTestMessage } from '../compose/test-send.js';
@@ -23,6 +23,9 @@ import {
   type Campaign,
   type CampaignStatus,
 } from './store.js';
+import type { Usages } from '../usage/usages.js';
+import type { ComposeOps } from '../compose/compose-ops.js';
+import type { Pools } from '../threads/pool.js';
 
 export interface CampaignInput {
   name: string;
@@ -55,8 +58,8 @@ function audienceOf(input: CampaignInput): Pick<Campaign, 'audienceType' | 'segm
 }
 
 /** A campaign with the content of `input`: the parts every write shares. */
-function withInput(ctx: Ctx, projectId: string, base: Omit<Campaign, keyof CampaignInput | 'audienceCondition'>, input: CampaignInput): Campaign {
-  assertSender(ctx, projectId, input.from);
+function withInput(core: Core, projectId: string, base: Omit<Campaign, keyof CampaignInput | 'audienceCondition'>, input: CampaignInput): Campaign {
+  assertSender(core, projectId, input.from);
   const campaign: Campaign = {
     ...base,
     name: input.name,
@@ -69,7 +72,7 @@ function withInput(ctx: Ctx, projectId: string, base: Omit<Campaign, keyof Campa
     type: input.type ?? 'MARKETING',
     ...audienceOf(input),
   };
-  checkAudience(ctx, campaign);
+  checkAudience(core, campaign);
   return campaign;
 }
 
@@ -96,42 +99,42 @@ const blankCampaign = (projectId: string, now: number): Omit<Campaign, keyof Cam
   updatedAt: now,
 });
 
-export function createCampaign(ctx: Ctx, projectId: string, input: CampaignInput): Campaign {
-  const campaign = withInput(ctx, projectId, blankCampaign(projectId, ctx.clock.now()), input);
-  insertCampaign(ctx.db, campaign);
+export function createCampaign(core: Core, projectId: string, input: CampaignInput): Campaign {
+  const campaign = withInput(core, projectId, blankCampaign(projectId, core.clock.now()), input);
+  insertCampaign(core.db, campaign);
   return campaign;
 }
 
-export function getCampaign(ctx: Ctx, projectId: string, id: string): Campaign {
-  return foundOr404(findCampaignById(ctx.db, projectId, id), 'Campaign');
+export function getCampaign(core: Core, projectId: string, id: string): Campaign {
+  return foundOr404(findCampaignById(core.db, projectId, id), 'Campaign');
 }
 
 /** PUT: every field replaced, only before the send started. */
-export function replaceCampaign(ctx: Ctx, projectId: string, id: string, input: CampaignInput): Campaign {
-  return ctx.bus.tx(() => {
-    const existing = getCampaign(ctx, projectId, id);
+export function replaceCampaign(core: Core, projectId: string, id: string, input: CampaignInput): Campaign {
+  return core.bus.tx(() => {
+    const existing = getCampaign(core, projectId, id);
     if (!EDITABLE.includes(existing.status)) throw badRequest(`A ${existing.status} campaign cannot be changed`, 'Duplicate it and edit the copy');
-    const campaign = withInput(ctx, projectId, { ...existing, updatedAt: ctx.clock.now() }, input);
-    updateCampaign(ctx.db, campaign);
+    const campaign = withInput(core, projectId, { ...existing, updatedAt: core.clock.now() }, input);
+    updateCampaign(core.db, campaign);
     return campaign;
   });
 }
 
 /** Refused while sending or while workflow executions started by its emails are active. */
-export function deleteCampaign(ctx: Ctx, projectId: string, id: string): void {
-  ctx.bus.tx(() => {
-    const campaign = getCampaign(ctx, projectId, id);
+export function deleteCampaign(core: Core, usage: Usages, projectId: string, id: string): void {
+  core.bus.tx(() => {
+    const campaign = getCampaign(core, projectId, id);
     if (campaign.status === 'SENDING') throw conflict('The campaign is sending', { suggestion: 'Cancel it first' });
-    const { activeExecutions } = ctx.usage.campaigns.collect(ctx, projectId, id);
+    const { activeExecutions } = usage.campaigns.collect(core, projectId, id);
     if (activeExecutions > 0) throw conflict(`${activeExecutions} workflow ${activeExecutions === 1 ? 'execution' : 'executions'} started by this campaign ${activeExecutions === 1 ? 'is' : 'are'} active`, { activeExecutions });
-    deleteCampaignRow(ctx.db, projectId, id);
+    deleteCampaignRow(core.db, projectId, id);
   });
 }
 
-export function duplicateCampaign(ctx: Ctx, projectId: string, id: string): Campaign {
-  const source = getCampaign(ctx, projectId, id);
+export function duplicateCampaign(core: Core, projectId: string, id: string): Campaign {
+  const source = getCampaign(core, projectId, id);
   const copy: Campaign = {
-    ...blankCampaign(projectId, ctx.clock.now()),
+    ...blankCampaign(projectId, core.clock.now()),
     name: `${source.name} (Copy)`.slice(0, 200),
     description: source.description,
     subject: source.subject,
@@ -144,7 +147,7 @@ export function duplicateCampaign(ctx: Ctx, projectId: string, id: string): Camp
     segmentId: source.segmentId,
     audienceCondition: source.audienceCondition,
   };
-  insertCampaign(ctx.db, copy);
+  insertCampaign(core.db, copy);
   return copy;
 }
 
@@ -160,45 +163,45 @@ function sendTime(raw: unknown, now: number): number {
  * From DRAFT or SCHEDULED: now (SENDING) or at `scheduledFor` (SCHEDULED; a past date sends now).
  * Either way a new round starts and one durable fan-out job is queued for it.
  */
-export async function sendCampaign(ctx: Ctx, projectId: string, id: string, scheduledFor: unknown): Promise<{ campaign: Campaign; message: string }> {
+export async function sendCampaign(core: Core, projectId: string, id: string, scheduledFor: unknown): Promise<{ campaign: Campaign; message: string }> {
   const sendable = (campaign: Campaign) => {
     if (EDITABLE.includes(campaign.status)) return campaign;
     throw badRequest(`A ${campaign.status} campaign cannot be sent`, 'Only DRAFT and SCHEDULED campaigns can be sent; duplicate it to send again');
   };
-  const counted = sendable(getCampaign(ctx, projectId, id));
-  const at = sendTime(scheduledFor, ctx.clock.now());
-  assertSender(ctx, projectId, counted.from);
-  const total = await countAudience(ctx, counted);
+  const counted = sendable(getCampaign(core, projectId, id));
+  const at = sendTime(scheduledFor, core.clock.now());
+  assertSender(core, projectId, counted.from);
+  const total = await countAudience(core, counted);
   if (total === 0) throw badRequest('The audience of this campaign has no recipients', 'Check its audience: only subscribed contacts receive MARKETING and HEADLESS campaigns');
-  return ctx.bus.tx(() => {
+  return core.bus.tx(() => {
     // changed while it was counted (sent, cancelled, edited): the state as it is now decides
-    const campaign = sendable(getCampaign(ctx, projectId, id));
-    const now = ctx.clock.now();
+    const campaign = sendable(getCampaign(core, projectId, id));
+    const now = core.clock.now();
     const later = at > now;
-    const round = startRound(ctx.db, campaign, { status: later ? 'SCHEDULED' : 'SENDING', scheduledFor: later ? at : null, total, now });
-    if (!later) markSending(ctx.db, campaign, now);
+    const round = startRound(core.db, campaign, { status: later ? 'SCHEDULED' : 'SENDING', scheduledFor: later ? at : null, total, now });
+    if (!later) markSending(core.db, campaign, now);
     const payload: FanoutPayload = { campaignId: id, round };
-    ctx.jobs.enqueue(FANOUT_JOB, payload, { projectId, runAt: later ? at : now, uniqueKey: `${FANOUT_JOB}:${id}:${round}`, maxAttempts: 100 });
+    core.jobs.enqueue(FANOUT_JOB, payload, { projectId, runAt: later ? at : now, uniqueKey: `${FANOUT_JOB}:${id}:${round}`, maxAttempts: 100 });
     const message = later ? `Campaign scheduled for ${iso(at)}` : `Campaign is being sent to ${total} recipient${total === 1 ? '' : 's'}`;
-    return { campaign: getCampaign(ctx, projectId, id), message };
+    return { campaign: getCampaign(core, projectId, id), message };
   });
 }
 
 /** From SCHEDULED or SENDING: batches not yet queued are never queued, emails not yet attempted never are. */
-export function cancelCampaign(ctx: Ctx, projectId: string, id: string): Campaign {
-  return ctx.bus.tx(() => {
-    const campaign = getCampaign(ctx, projectId, id);
+export function cancelCampaign(core: Core, projectId: string, id: string): Campaign {
+  return core.bus.tx(() => {
+    const campaign = getCampaign(core, projectId, id);
     if (!CANCELLABLE.includes(campaign.status)) throw badRequest(`A ${campaign.status} campaign cannot be cancelled`, 'Only SCHEDULED and SENDING campaigns can be cancelled');
-    const now = ctx.clock.now();
-    setCampaignStatus(ctx.db, campaign, 'CANCELLED', now);
-    failUnsentEmails(ctx.db, campaign.id, now);
-    return getCampaign(ctx, projectId, id);
+    const now = core.clock.now();
+    setCampaignStatus(core.db, campaign, 'CANCELLED', now);
+    failUnsentEmails(core.db, campaign.id, now);
+    return getCampaign(core, projectId, id);
   });
 }
 
 /** One test message to `email` (see sendTestMessage): a suppressed address gets no campaign mail, test or not. */
-export async function testCampaign(ctx: Ctx, projectId: string, id: string, email: string): Promise<{ emailId: string; to: string }> {
-  return sendTestMessage(ctx, campaignContent(ctx, getCampaign(ctx, projectId, id)), email);
+export async function testCampaign(core: Core, threads: Pools<ComposeOps>, projectId: string, id: string, email: string): Promise<{ emailId: string; to: string }> {
+  return sendTestMessage(core, threads, campaignContent(core, getCampaign(core, projectId, id)), email);
 }
 
 const rate = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);

@@ -1,4 +1,4 @@
-import type { Dir } from '../http/pagination.js';
+import type { Dir } from '../store/offset-page.js';
 import { parseJson, sql, type Db } from '../store/db.js';
 import { offsetPage, searchCondition } from '../store/offset-page.js';
 import type { EmailContentFields, TemplateType } from '../templates/store.js';
@@ -251,3 +251,7 @@ export function campaignsIn(db: Db, projectId: string, statuses: readonly Campai
     ) as CampaignRow[]
   ).map(toCampaign);
 }
+
+/** Campaigns of every project that are sending now (what the progress log watches after a start). */
+export const sendingCampaigns = (db: Db): Campaign[] => (sql(db, "SELECT * FROM campaigns WHERE status = 'SENDING'").all() as CampaignRow[]).map(toCampaign);
+

@@ -1,6 +1,7 @@
 // Where campaigns reference segments, data fields and event names (through their audiences).
-import type { Ctx } from '../context.js';
-import { storedFilter, type ContactFilter } from '../filters/engine.js';
+import type { Core } from '../core.js';
+import type { ContactFilter } from '../filters/engine.js';
+import { storedFilter } from '../segments/filters.js';
 import { referencedSegments, type FilterCondition } from '../filters/types.js';
 import type { Usages } from '../usage/usages.js';
 import { audienceCondition } from './audience.js';
@@ -12,10 +13,10 @@ const ACTIVE: readonly CampaignStatus[] = ['DRAFT', 'SCHEDULED', 'SENDING'];
 const named = (list: Campaign[]) => list.map((c) => ({ id: c.id, name: c.name }));
 
 /** The audience filter of a FILTERED campaign; null for the others, and for one whose segments are gone (it cannot send anyway). */
-function filterOf(ctx: Ctx, c: Campaign): ContactFilter | null {
+function filterOf(core: Core, c: Campaign): ContactFilter | null {
   if (c.audienceType !== 'FILTERED') return null;
   try {
-    return storedFilter(ctx, c.projectId, c.audienceCondition as FilterCondition);
+    return storedFilter(core, c.projectId, c.audienceCondition as FilterCondition);
   } catch {
     return null;
   }
@@ -23,24 +24,24 @@ function filterOf(ctx: Ctx, c: Campaign): ContactFilter | null {
 
 export function campaignUsage(usages: Usages): void {
   // A segment is held by campaigns about to send to it (SCHEDULED or SENDING), as the spec's 409 says.
-  usages.segments.register((ctx, projectId, segmentId) => ({
+  usages.segments.register((core, projectId, segmentId) => ({
     campaigns: named(
-      campaignsIn(ctx.db, projectId, ['SCHEDULED', 'SENDING']).filter(
+      campaignsIn(core.db, projectId, ['SCHEDULED', 'SENDING']).filter(
         (c) => c.segmentId === segmentId || (c.audienceType === 'FILTERED' && referencedSegments(c.audienceCondition as FilterCondition).has(segmentId)),
       ),
     ),
   }));
   // An edit of a segment must leave every audience that may still be planned valid: drafts too.
-  usages.segmentConditions.register((ctx, projectId, segmentId) => ({
-    conditions: campaignsIn(ctx.db, projectId, ACTIVE)
+  usages.segmentConditions.register((core, projectId, segmentId) => ({
+    conditions: campaignsIn(core.db, projectId, ACTIVE)
       .map((c) => ({ c, condition: audienceCondition(c) }))
       .filter(({ condition }) => referencedSegments(condition).has(segmentId))
       .map(({ c, condition }) => ({ owner: 'campaigns' as const, id: c.id, name: c.name, condition })),
   }));
-  usages.fields.register((ctx, projectId, key) => ({
-    campaigns: named(campaignsIn(ctx.db, projectId, ACTIVE).filter((c) => filterOf(ctx, c)?.dependencies.dataKeys.has(key) ?? false)),
+  usages.fields.register((core, projectId, key) => ({
+    campaigns: named(campaignsIn(core.db, projectId, ACTIVE).filter((c) => filterOf(core, c)?.dependencies.dataKeys.has(key) ?? false)),
   }));
-  usages.events.register((ctx, projectId, name) => ({
-    campaigns: named(campaignsIn(ctx.db, projectId, ACTIVE).filter((c) => filterOf(ctx, c)?.dependencies.eventNames.has(name) ?? false)),
+  usages.events.register((core, projectId, name) => ({
+    campaigns: named(campaignsIn(core.db, projectId, ACTIVE).filter((c) => filterOf(core, c)?.dependencies.eventNames.has(name) ?? false)),
   }));
 }

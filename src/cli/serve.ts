@@ -1,5 +1,6 @@
 import { lockDataDir } from '../store/lock.js';
 import { print, type Command } from './command.js';
+import { postmillVersion } from '../runtime/version.js';
 
 export const SERVE: Command = {
   words: ['serve'],
@@ -20,9 +21,9 @@ export const SERVE: Command = {
     const shutdown = (signal: string) => {
       if (stopping) return;
       stopping = true;
-      daemon.ctx.log.info('shutting down', { signal });
+      daemon.parts.core.log.info('shutting down', { signal });
       setTimeout(() => {
-        daemon.ctx.log.error('shutdown took too long, exiting');
+        daemon.parts.core.log.error('shutdown took too long, exiting');
         process.exit(1);
       }, 9_500).unref();
       daemon.stop().then(
@@ -31,7 +32,7 @@ export const SERVE: Command = {
           process.exit(0);
         },
         (err: unknown) => {
-          daemon.ctx.log.error('shutdown failed', { error: String(err) });
+          daemon.parts.core.log.error('shutdown failed', { error: String(err) });
           process.exit(1);
         },
       );
@@ -49,6 +50,24 @@ export const SERVE: Command = {
       );
     }
     const submission = daemon.submission ? { submission: daemon.submission } : {};
+    daemon.parts.core.log.info('postmill started', {
+      version: postmillVersion(),
+      http: daemon.http,
+      smtp: daemon.smtp,
+      ...submission,
+      publicUrl: config.publicUrl,
+      delivery: config.delivery.mode,
+      dataDir: config.dataDir,
+    });
+    if (config.delivery.mode === 'capture') {
+      const outbox = `${(config.publicUrl ?? daemon.http).replace(/\/+$/, '')}/app/outbox`;
+      print(
+        input,
+        { deliveryMode: 'capture', outbox },
+        `Capture mode: nothing leaves this machine. Every message is kept, signed, in the store: see them at ${outbox}\n` +
+          `Try outcomes with delivered@, bounce@, complaint@ or delay@simulator.postmill.invalid (delivery.mode "mx" sends for real)`,
+      );
+    }
     print(
       input,
       { ready: true, http: daemon.http, smtp: daemon.smtp, ...submission },

@@ -5,7 +5,7 @@ import { forStore, type StoredComposition } from './mime/stored.js';
 import { worthCollecting } from '../threads/collect.js';
 import { asBuffer, ownBuffer, TaskFailure, type Answer, type Handlers } from '../threads/serve.js';
 import type { ComposableContent } from './content.js';
-import type { Scope } from '../templates/render.js';
+import type { Scope } from '../render/render.js';
 import { composeInputFor, renderContent, type ComposeEnv, type Personalization } from './personalize.js';
 
 /** A stored composition as it crosses threads: the bytes move, they are not copied. */

@@ -1,5 +1,5 @@
 // What is sent, before any recipient: the same for every recipient of a send, a campaign or a workflow step.
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import type { MessageType, SourceType } from '../emails/store.js';
 import type { ComposeAttachment, Mailbox } from './mime.js';
 import { getProject } from '../projects/store.js';
@@ -33,6 +33,6 @@ export interface MessageContent extends ComposableContent {
 export const respectsSubscription = (type: MessageType): boolean => type !== 'TRANSACTIONAL';
 
 /** Opens and clicks are tracked for marketing content, and for transactional mail where the project turned it on. */
-export function isTracked(ctx: Ctx, type: MessageType, projectId: string): boolean {
-  return respectsSubscription(type) || getProject(ctx.db, projectId)?.trackTransactional === true;
+export function isTracked(core: Core, type: MessageType, projectId: string): boolean {
+  return respectsSubscription(type) || getProject(core.db, projectId)?.trackTransactional === true;
 }

@@ -1,5 +1,5 @@
 // The signed links of one email: subscription links for its contact, the open pixel and click redirects.
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import type { TrackingLinks } from '../tracking/rewrite.js';
 import { clickEmailHalf, clickToken, signTokenWith, tokenSecret } from '../tracking/tokens.js';
 
@@ -24,11 +24,11 @@ export interface ContactLinks {
 /** Mail to this local part of a bounce domain is an unsubscribe request (the inbound listener handles it). */
 export const UNSUBSCRIBE_LOCAL_PART = 'unsubscribe';
 
-export function linkSigner(ctx: Ctx): LinkSigner {
-  const base = ctx.config.publicUrl;
+export function linkSigner(core: Core): LinkSigner {
+  const base = core.config.publicUrl;
   // the daemon sets it to its own listener when the configuration leaves it out
   if (!base) throw new Error('publicUrl is not set');
-  return { base: base.replace(/\/+$/, ''), secret: tokenSecret(ctx.db) };
+  return { base: base.replace(/\/+$/, ''), secret: tokenSecret(core.db) };
 }
 
 /** The unsubscribe, subscribe and manage pages of a contact (of one email, when it names one). */

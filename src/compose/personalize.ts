@@ -4,7 +4,7 @@ import type { ContactData } from '../contacts/data.js';
 import type { Contact } from '../contacts/store.js';
 import type { ComposeInput, Mailbox } from './mime.js';
 import { textTemplateOf } from './text/text-part.js';
-import { renderHtml, renderPlain, renderSubject, type Scope } from '../templates/render.js';
+import { renderHtml, renderPlain, renderSubject, type Scope } from '../render/render.js';
 import type { TrackingLinks } from '../tracking/rewrite.js';
 import { renderTrackedHtml } from '../tracking/tracked-html.js';
 import type { ComposableContent } from './content.js';

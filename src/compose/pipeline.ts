@@ -1,16 +1,16 @@
 // The one per-recipient pipeline of /v1/send, campaigns and workflow steps: personalise, compose,
 // store the email with its message, queue its delivery, emit email.sent. Each caller keeps only its
 // own rules (who receives, what a refusal means).
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { queueEmail } from '../outbound/queue.js';
-import type { Lane } from '../jobs/queue.js';
+import type { Lane } from '../jobs/types.js';
 import { newEmailRecord, type Email } from '../emails/store.js';
 import { validationFailed } from '../errors.js';
 import { MB } from '../http/json-body.js';
 import type { StoredComposition } from './mime/stored.js';
-import { ThreadTaskError } from '../threads/pool.js';
+import { ThreadTaskError, type Pools } from '../threads/pool.js';
 import type { MessageContent } from './content.js';
-import { fromWire, type TooLargeDetail } from './compose-ops.js';
+import { fromWire, type ComposeOps, type TooLargeDetail } from './compose-ops.js';
 import { linkSigner } from './links.js';
 import { composeInputFor, personalizationFor, type ComposeEnv, type Recipient } from './personalize.js';
 
@@ -56,17 +56,17 @@ const smallestMessage = (content: MessageContent) => content.html.length + conte
  * and build each one; heavy content crosses once to the heavy thread. Refuses (422) before any
  * work when the messages together cannot stay under `maxTotalBytes`, and as soon as they grow past it.
  */
-export async function composeMessages(ctx: Ctx, content: MessageContent, addressed: Addressed[], maxTotalBytes: number): Promise<Composition[]> {
+export async function composeMessages(core: Core, threads: Pools<ComposeOps>, content: MessageContent, addressed: Addressed[], maxTotalBytes: number): Promise<Composition[]> {
   const smallest = smallestMessage(content);
   const floor = smallest * addressed.length;
   if (floor > maxTotalBytes) throw tooLarge(floor, maxTotalBytes);
   const heavy = smallest > HEAVY_BYTES || (Number.isFinite(maxTotalBytes) && floor > HEAVY_BYTES);
-  const signer = linkSigner(ctx);
-  const env: ComposeEnv = { hostname: ctx.config.hostname, date: ctx.clock.now(), signer };
+  const signer = linkSigner(core);
+  const env: ComposeEnv = { hostname: core.config.hostname, date: core.clock.now(), signer };
   const personalized = addressed.map((a) => personalizationFor(signer, content, a.recipient, a.emailId));
   if (heavy) {
     try {
-      const wires = await ctx.threads.heavy.run('composeAll', { content, env, recipients: personalized, maxTotalBytes });
+      const wires = await threads.heavy.run('composeAll', { content, env, recipients: personalized, maxTotalBytes });
       return wires.map(fromWire);
     } catch (err) {
       if (err instanceof ThreadTaskError) throw tooLarge((err.detail as TooLargeDetail).tooLarge, maxTotalBytes);
@@ -75,10 +75,10 @@ export async function composeMessages(ctx: Ctx, content: MessageContent, address
   }
   const composed =
     personalized.length === 1
-      ? [fromWire(await ctx.threads.compose.run('compose', composeInputFor(content, personalized[0]!, env)))]
+      ? [fromWire(await threads.compose.run('compose', composeInputFor(content, personalized[0]!, env)))]
       : (
           await Promise.all(
-            chunks(personalized, CHUNK).map((recipients) => ctx.threads.compose.run('composeAll', { content, env, recipients, maxTotalBytes: Number.POSITIVE_INFINITY })),
+            chunks(personalized, CHUNK).map((recipients) => threads.compose.run('composeAll', { content, env, recipients, maxTotalBytes: Number.POSITIVE_INFINITY })),
           )
         )
           .flat()
@@ -98,7 +98,7 @@ export interface StoredRecipient {
  * In the caller's transaction: the email record with its message, the delivery job and email.sent.
  * `lane`: bulk for campaign audiences (delivered behind transactional mail, at delivery.bulkPerSecond).
  */
-export function storeMessage(ctx: Ctx, content: MessageContent, to: StoredRecipient, emailId: string, composed: Composition, lane: Lane = 'transactional'): Email {
+export function storeMessage(core: Core, content: MessageContent, to: StoredRecipient, emailId: string, composed: Composition, lane: Lane = 'transactional'): Email {
   const email = newEmailRecord(
     {
       id: emailId,
@@ -117,8 +117,8 @@ export function storeMessage(ctx: Ctx, content: MessageContent, to: StoredRecipi
       messageId: composed.messageId,
       status: 'queued',
     },
-    ctx.clock.now(),
+    core.clock.now(),
   );
-  queueEmail(ctx, email, composed.message, lane);
+  queueEmail(core, email, composed.message, lane);
   return email;
 }

@@ -1,6 +1,6 @@
 import type { ContactData } from '../contacts/data.js';
 import type { Contact } from '../contacts/store.js';
-import type { Scope } from '../templates/render.js';
+import type { Scope } from '../render/render.js';
 import type { ContactLinks } from './links.js';
 
 /**

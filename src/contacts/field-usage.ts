@@ -1,3 +1,4 @@
+// What references a contact field: the shape the usage registry answers, and the rule read from it.
 export interface NamedRef {
   id: string;
   name: string;

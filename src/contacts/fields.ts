@@ -1,10 +1,10 @@
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { badRequest, conflict, validationFailed } from '../errors.js';
-import { RESERVED_DATA_KEYS } from './data.js';
+import { MAX_DATA_KEY_LENGTH, RESERVED_DATA_KEYS } from './data.js';
 import { countKeyTypes, countKeyValues, keyWindow, removeKey } from './fields-store.js';
-import { isFieldUsed } from './field-usage.js';
+import { isFieldUsed, type FieldUsage } from './field-usage.js';
 import { countContacts } from './store.js';
-import { readerOf, readFor } from '../store/reader.js';
+import { readFor } from '../store/reader.js';
 import { WRITE_BATCH, yieldToEventLoop } from '../store/batches.js';
 
 export type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'object' | 'array' | 'mixed';
@@ -44,9 +44,9 @@ function kindOf(jsonType: string, allDates: boolean): FieldType {
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
 
 /** Standard fields and every custom data key with its inferred type and the share of contacts that have it (read on a reader thread). */
-export async function listFields(ctx: Ctx, projectId: string): Promise<{ fields: FieldInfo[]; count: number }> {
-  const rows = await countKeyTypes(readerOf(ctx), readFor(ctx.config, projectId, 'request'));
-  const total = countContacts(ctx.db, projectId);
+export async function listFields(core: Core, projectId: string): Promise<{ fields: FieldInfo[]; count: number }> {
+  const rows = await countKeyTypes(core.reader, readFor(core.config, projectId, 'request'));
+  const total = countContacts(core.db, projectId);
   const custom = new Map<string, { types: Set<FieldType>; n: number }>();
   for (const row of rows) {
     const entry = custom.get(row.key) ?? { types: new Set<FieldType>(), n: 0 };
@@ -67,9 +67,6 @@ export async function listFields(ctx: Ctx, projectId: string): Promise<{ fields:
   return { fields, count: fields.length };
 }
 
-/** The longest data key a contact can hold, in code points as schema/contact-data.json counts them. */
-const MAX_KEY_LENGTH = 200;
-
 /**
  * The custom key a field names. `data.<key>` names the key exactly as `GET /contacts/fields` lists it,
  * whatever its characters (even `data.email` style names of keys that shadow a standard field);
@@ -78,8 +75,8 @@ const MAX_KEY_LENGTH = 200;
 export function customKey(field: string): string {
   const prefixed = field.startsWith('data.');
   const key = prefixed ? field.slice(5) : field;
-  if ((!prefixed && key === '') || [...key].length > MAX_KEY_LENGTH) {
-    throw validationFailed([{ field: 'field', message: `A field is data.<key> with a key of at most ${MAX_KEY_LENGTH} characters`, code: 'invalid_string', received: field }]);
+  if ((!prefixed && key === '') || [...key].length > MAX_DATA_KEY_LENGTH) {
+    throw validationFailed([{ field: 'field', message: `A field is data.<key> with a key of at most ${MAX_DATA_KEY_LENGTH} characters`, code: 'invalid_string', received: field }]);
   }
   if (!prefixed && STANDARD.some((s) => s.field === key)) {
     throw badRequest(`"${key}" is a standard field, not a custom data field`, `Name a custom field as data.<key>`);
@@ -88,9 +85,9 @@ export function customKey(field: string): string {
   return key;
 }
 
-export async function fieldValues(ctx: Ctx, projectId: string, field: string, limit: number) {
+export async function fieldValues(core: Core, projectId: string, field: string, limit: number) {
   const key = customKey(field);
-  const values = (await countKeyValues(readerOf(ctx), readFor(ctx.config, projectId, 'request'), key, limit)).map((r) => ({
+  const values = (await countKeyValues(core.reader, readFor(core.config, projectId, 'request'), key, limit)).map((r) => ({
     value:
       r.type === 'object' || r.type === 'array' ? JSON.parse(String(r.value)) : r.type === 'true' ? true : r.type === 'false' ? false : r.value,
     count: r.count,
@@ -98,9 +95,12 @@ export async function fieldValues(ctx: Ctx, projectId: string, field: string, li
   return { field: `data.${key}`, values };
 }
 
-export function usageOfField(ctx: Ctx, projectId: string, field: string) {
+/** Where a field of a project is referenced (the usage registry's answer, handed in by the routes). */
+export type FieldUsageOf = (projectId: string, key: string) => FieldUsage;
+
+export function usageOfField(usageOf: FieldUsageOf, projectId: string, field: string) {
   const key = customKey(field);
-  return { field: `data.${key}`, ...ctx.usage.fields.collect(ctx, projectId, key) };
+  return { field: `data.${key}`, ...usageOf(projectId, key) };
 }
 
 /**
@@ -110,15 +110,15 @@ export function usageOfField(ctx: Ctx, projectId: string, field: string) {
  * turn before the next window, so a million contacts never hold the API up for more than a window.
  * Interrupted (a restart), the key stays on the contacts not reached yet: the same DELETE finishes it.
  */
-export async function deleteField(ctx: Ctx, projectId: string, field: string): Promise<{ field: string; updated: number }> {
+export async function deleteField(core: Core, usageOf: FieldUsageOf, projectId: string, field: string): Promise<{ field: string; updated: number }> {
   const key = customKey(field);
-  const usage = ctx.usage.fields.collect(ctx, projectId, key);
+  const usage = usageOf(projectId, key);
   if (isFieldUsed(usage)) throw conflict(`The field data.${key} is in use`, { ...usage });
-  const read = readFor(ctx.config, projectId, 'request');
+  const read = readFor(core.config, projectId, 'request');
   let updated = 0;
   for (let after = ''; ; ) {
-    const window = await keyWindow(readerOf(ctx), read, key, after, WRITE_BATCH);
-    if (window.withKey.length > 0) updated += removeKey(ctx.db, projectId, key, window.withKey, ctx.clock.now());
+    const window = await keyWindow(core.reader, read, key, after, WRITE_BATCH);
+    if (window.withKey.length > 0) updated += removeKey(core.db, projectId, key, window.withKey, core.clock.now());
     if (window.size < WRITE_BATCH) return { field: `data.${key}`, updated };
     after = window.last!;
     await yieldToEventLoop();

@@ -104,3 +104,57 @@ export function contactEmailsByIds(db: Db, projectId: string, ids: string[]): Ma
   }[];
   return new Map(rows.map((r) => [r.id, r.email]));
 }
+
+/** An SQL test over `contacts c` with its bound values; `scan` asks event tests as sets (counts), `seek` per contact (pages). */
+export type ContactTest = (shape: 'scan' | 'seek') => { text: string; params: unknown[] };
+
+export interface ContactPageQuery {
+  search: string | null;
+  subscribed: boolean | null;
+  where: ContactTest | null;
+  sort: 'email' | 'createdAt';
+  dir: 'asc' | 'desc';
+  /** The (sort key, id) the page continues after. */
+  after: { key: unknown; id: string } | null;
+  limit: number;
+}
+
+/**
+ * The statements of one page of contacts in (sort key, id) order and of the count of every match.
+ * Built only from fixed fragments (and the filter engine's, also fixed pieces); every caller value
+ * is a bound parameter. Each calls budget(): it may scan the whole project.
+ */
+export function contactPageStatements(projectId: string, q: ContactPageQuery) {
+  const column = q.sort === 'email' ? 'c.email_lc' : 'c.created_at';
+  const where = ['budget()', 'c.project_id = ?'];
+  const params: unknown[] = [projectId];
+  if (q.subscribed !== null) {
+    where.push('c.subscribed = ?');
+    params.push(q.subscribed ? 1 : 0);
+  }
+  if (q.search) {
+    where.push('instr(c.email_lc, ?) > 0');
+    params.push(q.search.toLowerCase());
+  }
+  const filtered = (shape: 'scan' | 'seek') => {
+    const test = q.where?.(shape);
+    return { text: [...where, ...(test ? [test.text] : [])].join(' AND '), params: [...params, ...(test?.params ?? [])] };
+  };
+  const pageFilter = filtered('seek');
+  const pageWhere = [pageFilter.text];
+  const pageParams = [...pageFilter.params];
+  if (q.after) {
+    pageWhere.push(`(${column}, c.id) ${q.dir === 'desc' ? '<' : '>'} (?, ?)`);
+    pageParams.push(q.after.key, q.after.id);
+  }
+  const order = q.dir === 'desc' ? 'DESC' : 'ASC';
+  const count = filtered('scan');
+  return {
+    page: { text: `SELECT ${CONTACT_COLUMNS} FROM contacts c WHERE ${pageWhere.join(' AND ')} ORDER BY ${column} ${order}, c.id ${order} LIMIT ?`, params: [...pageParams, q.limit] },
+    count: { text: `SELECT COUNT(*) AS n FROM contacts c WHERE ${count.text}`, params: count.params },
+  };
+}
+
+/** The statement's rows on the main connection (a plain page reads `limit` index entries). */
+export const contactRows = (db: Db, statement: { text: string; params: unknown[] }): ContactRow[] => sql(db, statement.text).all(...statement.params) as ContactRow[];
+

@@ -1,26 +1,38 @@
 // Delivery asks where every message goes: an MX query and an address query or two per message
-// without this (address verification keeps its answers the same way, for 10 minutes). Answers, an empty one (the name or type does not exist) included, are kept for a
-// minute and lookups in flight are shared; failures are never kept, so a retry asks again.
+// without this. Answers, an empty one (the name or type does not exist) included, are kept for a
+// while and lookups in flight are shared. Failures (timeouts, SERVFAIL) are kept only as long as the
+// caller says: delivery keeps none, so a retry asks again; address verification keeps them briefly,
+// so a name whose servers never answer costs one timeout, not one per request.
 import type { Clock } from '../clock.js';
 import type { Dns } from './resolver.js';
 
-const KEEP_MS = 60_000;
 const MAX_ANSWERS = 10_000;
 
-export function cachingDns(dns: Dns, clock: Clock, keepMs = KEEP_MS): Dns {
-  const answers = new Map<string, { at: number; answer: Promise<unknown> }>();
+export interface DnsCacheTimes {
+  /** How long an answer (an empty one too) is kept. */
+  keepMs: number;
+  /** How long a failed lookup is kept; 0: never. */
+  failureMs: number;
+}
+
+const DELIVERY_TIMES: DnsCacheTimes = { keepMs: 60_000, failureMs: 0 };
+
+export function cachingDns(dns: Dns, clock: Clock, times: DnsCacheTimes = DELIVERY_TIMES): Dns {
+  const answers = new Map<string, { until: number; answer: Promise<unknown> }>();
   const kept =
     <T>(type: string, lookup: (name: string) => Promise<T>) =>
     (name: string): Promise<T> => {
       const key = `${type} ${name.toLowerCase()}`;
-      const now = clock.now();
       const hit = answers.get(key);
-      if (hit && now - hit.at < keepMs) return hit.answer as Promise<T>;
+      if (hit && clock.now() < hit.until) return hit.answer as Promise<T>;
       if (answers.size >= MAX_ANSWERS) answers.clear();
       const answer = lookup(name);
-      answers.set(key, { at: now, answer });
+      const entry = { until: clock.now() + times.keepMs, answer };
+      answers.set(key, entry);
       answer.catch(() => {
-        if (answers.get(key)?.answer === answer) answers.delete(key);
+        if (answers.get(key) !== entry) return;
+        if (times.failureMs > 0) entry.until = clock.now() + times.failureMs;
+        else answers.delete(key);
       });
       return answer;
     };

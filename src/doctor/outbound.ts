@@ -4,7 +4,8 @@ import type { Config } from '../config.js';
 import type { Dns } from '../dns/resolver.js';
 import { failed, passed, reasonOf, type Check } from './check.js';
 
-const NAME = 'outbound-smtp';
+/** The check's name, also the key of its kept result (doctor_results). */
+export const OUTBOUND_CHECK = 'outbound-smtp';
 const TIMEOUT_MS = 8000;
 
 /** Connects and reads the server's greeting line (then says QUIT): proof that the port is open end to end. */
@@ -34,11 +35,11 @@ async function viaRelay(relay: string): Promise<Check> {
   try {
     const line = await greeting(url.hostname, port, secure);
     if (!line.startsWith('220'))
-      return failed(NAME, `the relay ${url.hostname}:${port} greets with "${line}"`, 'Check delivery.relay with your relay provider');
-    return passed(NAME, `relay mode: the relay ${url.hostname}:${port} answers "${line}"`);
+      return failed(OUTBOUND_CHECK, `the relay ${url.hostname}:${port} greets with "${line}"`, 'Check delivery.relay with your relay provider');
+    return passed(OUTBOUND_CHECK, `relay mode: the relay ${url.hostname}:${port} answers "${line}"`);
   } catch (err) {
     return failed(
-      NAME,
+      OUTBOUND_CHECK,
       `relay mode: cannot reach ${url.hostname}:${port} (${reasonOf(err)})`,
       'Check the host and port of delivery.relay, and that the firewall lets this machine reach them',
     );
@@ -55,19 +56,19 @@ async function viaMx(dns: Dns, probeDomain: string, port: number): Promise<Check
     address = (await dns.a(host))[0] ?? (await dns.aaaa(host))[0];
   } catch (err) {
     return failed(
-      NAME,
+      OUTBOUND_CHECK,
       `cannot resolve the mail servers of ${probeDomain} (${reasonOf(err)})`,
       'Check dns.servers (or /etc/resolv.conf): delivery needs working DNS',
     );
   }
   if (!address)
-    return failed(NAME, `${probeDomain} has no mail server address to try`, 'Run the doctor with --probe-domain naming a domain that receives mail');
+    return failed(OUTBOUND_CHECK, `${probeDomain} has no mail server address to try`, 'Run the doctor with --probe-domain naming a domain that receives mail');
   try {
     const line = await greeting(address, port, false);
-    return passed(NAME, `${host} (${address}) port ${port} answers "${line}"`);
+    return passed(OUTBOUND_CHECK, `${host} (${address}) port ${port} answers "${line}"`);
   } catch (err) {
     return failed(
-      NAME,
+      OUTBOUND_CHECK,
       `cannot reach ${host} (${address}) on port ${port} (${reasonOf(err)}): outbound port ${port} looks blocked`,
       'Many providers block outbound port 25: ask yours to open it, or deliver through a relay (delivery.mode "relay", delivery.relay "smtps://user:pass@host:465")',
     );
@@ -77,10 +78,11 @@ async function viaMx(dns: Dns, probeDomain: string, port: number): Promise<Check
 const relayOf = (config: Config) => (config.delivery.mode === 'relay' ? config.delivery.relay : null);
 
 /** Whether the check looks up MX hosts through dns.servers (the relay is reached by the system's resolver). */
-export const outboundNeedsDns = (config: Config) => !relayOf(config);
+export const outboundNeedsDns = (config: Config) => config.delivery.mode === 'mx';
 
-/** Outbound SMTP: port 25 to a real MX (mx mode), or the relay (relay mode). */
-export function checkOutbound(config: Config, dns: Dns, probeDomain: string): Promise<Check> {
+/** Outbound SMTP: port 25 to a real MX (mx mode), or the relay (relay mode); capture mode sends nothing. */
+export async function checkOutbound(config: Config, dns: Dns, probeDomain: string): Promise<Check> {
+  if (config.delivery.mode === 'capture') return passed(OUTBOUND_CHECK, 'delivery.mode is "capture": nothing leaves the machine, port 25 is not needed until you go live');
   const relay = relayOf(config);
   return relay ? viaRelay(relay) : viaMx(dns, probeDomain, config.delivery.port);
 }

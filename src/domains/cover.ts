@@ -1,5 +1,5 @@
 import type { Db } from '../store/db.js';
-import { coveringNames } from './name.js';
+import { coveringNames } from '../addresses/domain-name.js';
 import { findRegisteredAmong, type Domain } from './store.js';
 
 export interface Cover {

@@ -8,6 +8,7 @@ export const presentDomain = (d: Domain, hostname: string) => ({
   domain: d.domain,
   status: d.status,
   verified: d.status === 'verified',
+  verifiedWithoutDns: d.verifiedWithoutDns,
   records: domainRecords(d, hostname),
   failureReason: d.failureReason,
   lastCheckedAt: isoOrNull(d.lastCheckedAt),

@@ -1,7 +1,7 @@
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { ApiError } from '../errors.js';
 import { coverOf } from './cover.js';
-import { domainOfAddress } from './name.js';
+import { domainOfAddress } from '../addresses/domain-name.js';
 
 export interface SenderDomain {
   id: string;
@@ -16,12 +16,12 @@ const refused = (message: string, suggestion: string, details: Record<string, un
  * The one check of a sender address (templates, campaigns, /v1/send): its domain or a parent
  * must be registered to the project and verified. Answers the covering registration.
  */
-export function assertSender(ctx: Ctx, projectId: string, address: string): SenderDomain {
+export function assertSender(core: Core, projectId: string, address: string): SenderDomain {
   const domain = domainOfAddress(address);
   if (!domain) {
     throw refused(`The sender address "${address}" has no valid domain`, 'Use an address at a domain registered to this project', { from: address });
   }
-  const { verified, closest } = coverOf(ctx.db, projectId, domain);
+  const { verified, closest } = coverOf(core.db, projectId, domain);
   if (verified) return { id: verified.id, domain: verified.domain };
   if (!closest) {
     throw refused(

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Ctx } from '../context.js';
-import { conflict, notFound, validationFailed } from '../errors.js';
+import type { Core } from '../core.js';
+import { ApiError, conflict, notFound, validationFailed } from '../errors.js';
 import { checkRecords, type CheckResult } from './check.js';
 import { generateDkimKey } from './keys.js';
-import { normalizeDomain } from './name.js';
+import { normalizeDomain } from '../addresses/domain-name.js';
 import {
   deleteDomainRow,
   deleteStaleClaims,
@@ -12,12 +12,14 @@ import {
   findVerifiedOwner,
   insertDomain,
   listAllDomains,
+  markVerifiedWithoutDns as markVerified,
   RECORD_PURPOSES,
   saveCheck,
   type CheckState,
   type Domain,
   type RecordChecks,
 } from './store.js';
+import type { Dns } from '../dns/resolver.js';
 
 /** A claim never proved in DNS is dropped after this long, with its key. */
 export const CLAIM_TTL_MS = 7 * 24 * 3600_000;
@@ -26,45 +28,46 @@ export const CLAIM_TTL_MS = 7 * 24 * 3600_000;
  * A name may be claimed by many projects at once: only the project's own registration, or another
  * project's verified one, refuses it. Pending claims of others never block anyone.
  */
-function assertClaimable(ctx: Ctx, projectId: string, domain: string): void {
-  const own = findProjectDomainNamed(ctx.db, projectId, domain);
+function assertClaimable(core: Core, projectId: string, domain: string): void {
+  const own = findProjectDomainNamed(core.db, projectId, domain);
   if (own) throw conflict(`${domain} is already registered to this project`, { id: own.id });
-  if (findVerifiedOwner(ctx.db, domain)) throw conflict(`${domain} is verified by another project`);
+  if (findVerifiedOwner(core.db, domain)) throw conflict(`${domain} is verified by another project`);
 }
 
 /**
  * Registers the domain with a fresh DKIM key; it stays pending until its DKIM record is found and
  * expires unproved after CLAIM_TTL_MS.
  */
-export async function registerDomain(ctx: Ctx, projectId: string, input: string): Promise<Domain> {
+export async function registerDomain(core: Core, projectId: string, input: string): Promise<Domain> {
   const domain = normalizeDomain(input);
   if (!domain) {
     throw validationFailed([{ field: 'domain', message: 'Expected a domain name such as example.com', code: 'invalid_string', received: input }]);
   }
-  assertClaimable(ctx, projectId, domain);
-  const key = await generateDkimKey(ctx.clock.now());
-  return ctx.bus.tx(() => {
-    assertClaimable(ctx, projectId, domain); // another request may have taken it while the key was generated
-    const now = ctx.clock.now();
+  assertClaimable(core, projectId, domain);
+  const key = await generateDkimKey(core.clock.now());
+  return core.bus.tx(() => {
+    assertClaimable(core, projectId, domain); // another request may have taken it while the key was generated
+    const now = core.clock.now();
     const created: Domain = {
       id: randomUUID(),
       projectId,
       domain,
       ...key,
       status: 'pending',
+      verifiedWithoutDns: false,
       checks: {},
       failureReason: null,
       lastCheckedAt: null,
       createdAt: now,
       updatedAt: now,
     };
-    insertDomain(ctx.db, created);
+    insertDomain(core.db, created);
     return created;
   });
 }
 
-export function getDomain(ctx: Ctx, projectId: string, id: string): Domain {
-  const domain = findDomainById(ctx.db, projectId, id);
+export function getDomain(core: Core, projectId: string, id: string): Domain {
+  const domain = findDomainById(core.db, projectId, id);
   if (!domain) throw notFound('Domain');
   return domain;
 }
@@ -84,21 +87,25 @@ function stateAfter(d: Domain, result: CheckResult, otherOwner: boolean, now: nu
   return { status: checks.dkim ? 'verified' : 'pending', checks, failureReason: result.dkim.reason, lastCheckedAt: now };
 }
 
-/** Checks the DNS now and stores the outcome; null when the domain was deleted meanwhile. */
-export async function checkDomain(ctx: Ctx, d: Domain): Promise<Domain | null> {
-  const result = await checkRecords(ctx.dns, d, ctx.config.hostname);
+/**
+ * Checks the DNS now and stores the outcome; null when the domain was deleted meanwhile. In capture
+ * mode a domain marked verified without DNS keeps its mark (outside it, the check decides).
+ */
+export async function checkDomain(core: Core, dns: Dns, d: Domain): Promise<Domain | null> {
+  if (d.verifiedWithoutDns && core.config.delivery.mode === 'capture') return d;
+  const result = await checkRecords(dns, d, core.config.hostname);
   // From here to the save nothing awaits: no other check can take the name in between.
-  const owner = findVerifiedOwner(ctx.db, d.domain);
-  const state = stateAfter(d, result, owner !== null && owner.id !== d.id, ctx.clock.now());
-  if (!saveCheck(ctx.db, d.id, state)) return null;
+  const owner = findVerifiedOwner(core.db, d.domain);
+  const state = stateAfter(d, result, owner !== null && owner.id !== d.id, core.clock.now());
+  if (!saveCheck(core.db, d.id, state)) return null;
   if (d.status === 'verified' && state.status === 'pending') {
-    ctx.log.warn('domain lost its verification; sending from it stops', { projectId: d.projectId, domain: d.domain, reason: state.failureReason });
+    core.log.warn('domain lost its verification; sending from it stops', { projectId: d.projectId, domain: d.domain, reason: state.failureReason });
   }
-  return { ...d, ...state, updatedAt: state.lastCheckedAt };
+  return { ...d, ...state, verifiedWithoutDns: false, updatedAt: state.lastCheckedAt };
 }
 
-export async function verifyDomain(ctx: Ctx, projectId: string, id: string): Promise<Domain> {
-  const checked = await checkDomain(ctx, getDomain(ctx, projectId, id));
+export async function verifyDomain(core: Core, dns: Dns, projectId: string, id: string): Promise<Domain> {
+  const checked = await checkDomain(core, dns, getDomain(core, projectId, id));
   if (!checked) throw notFound('Domain');
   return checked;
 }
@@ -107,15 +114,33 @@ export async function verifyDomain(ctx: Ctx, projectId: string, id: string): Pro
 const RECHECK_PARALLEL = 8;
 
 /** Drops stale claims, then re-checks every domain of every project, pending and verified (the 5-minute job). */
-export async function recheckDomains(ctx: Ctx): Promise<void> {
-  const expired = deleteStaleClaims(ctx.db, ctx.clock.now() - CLAIM_TTL_MS);
-  if (expired > 0) ctx.log.info('unproved domain claims expired', { count: expired });
-  const domains = listAllDomains(ctx.db);
+export async function recheckDomains(core: Core, dns: Dns): Promise<void> {
+  const expired = deleteStaleClaims(core.db, core.clock.now() - CLAIM_TTL_MS);
+  if (expired > 0) core.log.info('unproved domain claims expired', { count: expired });
+  const domains = listAllDomains(core.db);
   for (let i = 0; i < domains.length; i += RECHECK_PARALLEL) {
-    await Promise.all(domains.slice(i, i + RECHECK_PARALLEL).map((d) => checkDomain(ctx, d)));
+    await Promise.all(domains.slice(i, i + RECHECK_PARALLEL).map((d) => checkDomain(core, dns, d)));
   }
 }
 
-export function deleteDomain(ctx: Ctx, projectId: string, id: string): void {
-  if (!deleteDomainRow(ctx.db, projectId, id)) throw notFound('Domain');
+/**
+ * Capture mode only: the domain counts as verified without its records in DNS, so that a newcomer
+ * sends within a minute (nothing leaves the machine). Refused (409) in the other modes, and for a name
+ * another project has proved.
+ */
+export function markVerifiedWithoutDns(core: Core, projectId: string, id: string): Domain {
+  if (core.config.delivery.mode !== 'capture') {
+    throw new ApiError(409, 'CONFLICT', 'A domain can be marked verified without DNS only in capture mode (delivery.mode "capture"), where nothing is sent', {
+      suggestion: 'Publish the records of the domain, then check them with GET /domains/{id}/verify',
+    });
+  }
+  const d = getDomain(core, projectId, id);
+  const owner = findVerifiedOwner(core.db, d.domain);
+  if (owner && owner.id !== d.id) throw conflict(`${d.domain} is verified by another project: a domain belongs to the first project that proves it in DNS`);
+  if (!markVerified(core.db, projectId, id, core.clock.now())) throw notFound('Domain');
+  return getDomain(core, projectId, id);
+}
+
+export function deleteDomain(core: Core, projectId: string, id: string): void {
+  if (!deleteDomainRow(core.db, projectId, id)) throw notFound('Domain');
 }

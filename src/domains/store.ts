@@ -16,6 +16,8 @@ export interface Domain {
   publicKey: string;
   privateKey: string;
   status: DomainStatus;
+  /** Marked verified in capture mode, without DNS: nothing it sends leaves the machine. */
+  verifiedWithoutDns: boolean;
   checks: RecordChecks;
   failureReason: string | null;
   lastCheckedAt: number | null;
@@ -31,6 +33,7 @@ interface DomainRow {
   public_key: string;
   private_key: string;
   status: DomainStatus;
+  verified_without_dns: number;
   checks: string;
   failure_reason: string | null;
   last_checked_at: number | null;
@@ -38,7 +41,7 @@ interface DomainRow {
   updated_at: number;
 }
 
-const COLUMNS = 'id, project_id, domain, selector, public_key, private_key, status, checks, failure_reason, last_checked_at, created_at, updated_at';
+const COLUMNS = 'id, project_id, domain, selector, public_key, private_key, status, verified_without_dns, checks, failure_reason, last_checked_at, created_at, updated_at';
 
 const toDomain = (r: DomainRow): Domain => ({
   id: r.id,
@@ -48,6 +51,7 @@ const toDomain = (r: DomainRow): Domain => ({
   publicKey: r.public_key,
   privateKey: r.private_key,
   status: r.status,
+  verifiedWithoutDns: r.verified_without_dns === 1,
   checks: parseJson<RecordChecks>(r.checks, {}),
   failureReason: r.failure_reason,
   lastCheckedAt: r.last_checked_at,
@@ -58,7 +62,7 @@ const toDomain = (r: DomainRow): Domain => ({
 export function insertDomain(db: Db, d: Domain): void {
   sql(
     db,
-    `INSERT INTO domains (${COLUMNS}, verified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO domains (${COLUMNS}, verified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     d.id,
     d.projectId,
@@ -67,6 +71,7 @@ export function insertDomain(db: Db, d: Domain): void {
     d.publicKey,
     d.privateKey,
     d.status,
+    d.verifiedWithoutDns ? 1 : 0,
     JSON.stringify(d.checks),
     d.failureReason,
     d.lastCheckedAt,
@@ -130,12 +135,12 @@ export interface CheckState {
   lastCheckedAt: number;
 }
 
-/** Stores a check's outcome (the first verification is remembered); false when the domain was deleted meanwhile. */
+/** Stores a check's outcome (the first verification is remembered; a mark of capture mode is replaced); false when the domain was deleted meanwhile. */
 export function saveCheck(db: Db, id: string, s: CheckState): boolean {
   return (
     sql(
       db,
-      `UPDATE domains SET status = @status, checks = @checks, failure_reason = @reason, last_checked_at = @at, updated_at = @at,
+      `UPDATE domains SET status = @status, verified_without_dns = 0, checks = @checks, failure_reason = @reason, last_checked_at = @at, updated_at = @at,
        verified_at = CASE WHEN @status = 'verified' THEN COALESCE(verified_at, @at) ELSE verified_at END WHERE id = @id`,
     ).run({ status: s.status, checks: JSON.stringify(s.checks), reason: s.failureReason, at: s.lastCheckedAt, id }).changes === 1
   );
@@ -143,4 +148,15 @@ export function saveCheck(db: Db, id: string, s: CheckState): boolean {
 
 export function deleteDomainRow(db: Db, projectId: string, id: string): boolean {
   return sql(db, 'DELETE FROM domains WHERE project_id = ? AND id = ?').run(projectId, id).changes === 1;
+}
+
+/** Capture mode: verified without DNS, and marked so; false when the domain does not exist in the project. */
+export function markVerifiedWithoutDns(db: Db, projectId: string, id: string, now: number): boolean {
+  return (
+    sql(
+      db,
+      `UPDATE domains SET status = 'verified', verified_without_dns = 1, failure_reason = NULL, updated_at = @now, verified_at = COALESCE(verified_at, @now)
+       WHERE project_id = @projectId AND id = @id`,
+    ).run({ projectId, id, now }).changes === 1
+  );
 }

@@ -32,7 +32,7 @@ export interface Email {
   updatedAt: number;
 }
 
-interface EmailRow {
+export interface EmailRow {
   id: string;
   project_id: string;
   contact_id: string | null;
@@ -69,11 +69,11 @@ export const newEmailRecord = (fields: NewEmail, now: number): Email => ({
   updatedAt: now,
 });
 
-const EMAIL_COLUMNS =
+export const EMAIL_COLUMNS =
   'id, project_id, contact_id, template_id, campaign_id, source_type, message_type, to_email, from_email, from_name, reply_to, subject, ' +
   'sender_domain, message_id, status, opens, clicks, first_opened_at, first_clicked_at, created_at, updated_at';
 
-const toEmail = (r: EmailRow): Email => ({
+export const toEmail = (r: EmailRow): Email => ({
   id: r.id,
   projectId: r.project_id,
   contactId: r.contact_id,
@@ -155,7 +155,7 @@ export async function countEmailsOfTemplate(reader: Reader, read: ReadOptions, t
 
 /**
  * Stored messages up to this size are read with their email; a larger one only once delivery has
- * room for it (see delivery/byte-budget.ts), so reading ahead never holds many large messages.
+ * room for it (see outbound/byte-budget.ts), so reading ahead never holds many large messages.
  */
 export const READ_AHEAD_MESSAGE_BYTES = 256 * 1024;
 
@@ -237,8 +237,9 @@ export function markDeferred(db: Db, emailId: string, response: string, now: num
   return row?.deferrals ?? null;
 }
 
+/** A bounce report that came first (a relay's, the simulator's) keeps its status. */
 export function markDelivered(db: Db, emailId: string, response: string, now: number): void {
-  sql(db, `UPDATE emails SET status = 'delivered', last_response = ?, delivered_at = ?, updated_at = ? WHERE id = ?`).run(response, now, now, emailId);
+  sql(db, `UPDATE emails SET status = 'delivered', last_response = ?, delivered_at = ?, updated_at = ? WHERE id = ? AND bounced_at IS NULL`).run(response, now, now, emailId);
 }
 
 /** Answers false when the email already has a permanent bounce (a second report changes nothing). */

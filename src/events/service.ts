@@ -2,15 +2,15 @@ import type { StoredEvent } from '../bus/bus.js';
 import type { ContactData } from '../contacts/data.js';
 import { getContact, upsertContact } from '../contacts/service.js';
 import type { Contact } from '../contacts/store.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { badRequest } from '../errors.js';
 import type { KeyKind } from '../projects/keys.js';
 import { eventData } from './data.js';
 import { groupCommit } from '../bus/group-commit.js';
-import { isReservedEventName, trackedEventName } from './catalogue.js';
+import { isReservedEventName, trackedEventName } from '../bus/catalogue.js';
 import { countEventsByName, countEventsByNameBetween, deleteEventsNamed, listContactEvents, type EventRecord, type NameCount } from './store.js';
 import { inBatches, WRITE_BATCH } from '../store/batches.js';
-import { readerOf, readFor } from '../store/reader.js';
+import { readFor } from '../store/reader.js';
 
 export interface TrackInput {
   email: string;
@@ -25,19 +25,19 @@ export interface TrackInput {
  * contact. With the public key, `subscribed: true` does not undo an unsubscribe the contact, a
  * bounce or a complaint made: the event is recorded and the subscription stays.
  */
-export function trackEvent(ctx: Ctx, projectId: string, input: TrackInput, requestedBy: KeyKind): Promise<{ contact: Contact; event: StoredEvent }> {
+export function trackEvent(core: Core, projectId: string, input: TrackInput, requestedBy: KeyKind): Promise<{ contact: Contact; event: StoredEvent }> {
   const name = trackedEventName(input.event);
-  return groupCommit(ctx.bus)(() => {
+  return groupCommit(core.bus)(() => {
     const { email, subscribed, data } = input;
-    const { contact } = upsertContact(ctx, projectId, { email, subscribed, data, requestedBy }, true);
-    const event = ctx.bus.emit({ projectId, name, contactId: contact.id, data: eventData(input.data) });
+    const { contact } = upsertContact(core, projectId, { email, subscribed, data, requestedBy }, true);
+    const event = core.bus.emit({ projectId, name, contactId: contact.id, data: eventData(input.data) });
     return { contact, event };
   });
 }
 
 /** Every event of a contact of this project, newest first (404 for another project's contact). */
-export function eventsOfContact(ctx: Ctx, projectId: string, contactId: string, limit: number): EventRecord[] {
-  return listContactEvents(ctx.db, projectId, getContact(ctx, projectId, contactId).id, limit);
+export function eventsOfContact(core: Core, projectId: string, contactId: string, limit: number): EventRecord[] {
+  return listContactEvents(core.db, projectId, getContact(core, projectId, contactId).id, limit);
 }
 
 /**
@@ -45,13 +45,13 @@ export function eventsOfContact(ctx: Ctx, projectId: string, contactId: string, 
  * can have millions); the service's own names are history and stay. Interrupted, the rest of the
  * events stay: the same DELETE finishes it.
  */
-export async function deleteEventName(ctx: Ctx, projectId: string, name: string): Promise<{ deleted: number }> {
+export async function deleteEventName(core: Core, projectId: string, name: string): Promise<{ deleted: number }> {
   if (isReservedEventName(name)) throw badRequest(`"${name}" is an event the service emits and cannot be deleted`, 'Delete events you tracked yourself');
-  return { deleted: await inBatches(() => deleteEventsNamed(ctx.db, projectId, name, WRITE_BATCH)) };
+  return { deleted: await inBatches(() => deleteEventsNamed(core.db, projectId, name, WRITE_BATCH)) };
 }
 
 /** Events per name, most frequent first: the whole history from the counters, a window of time read on a reader thread. */
-export async function eventStats(ctx: Ctx, projectId: string, from: number, to: number): Promise<NameCount[]> {
-  if (from <= 0 && to >= Number.MAX_SAFE_INTEGER) return countEventsByName(ctx.db, projectId);
-  return countEventsByNameBetween(readerOf(ctx), readFor(ctx.config, projectId, 'request'), from, to);
+export async function eventStats(core: Core, projectId: string, from: number, to: number): Promise<NameCount[]> {
+  if (from <= 0 && to >= Number.MAX_SAFE_INTEGER) return countEventsByName(core.db, projectId);
+  return countEventsByNameBetween(core.reader, readFor(core.config, projectId, 'request'), from, to);
 }

@@ -40,10 +40,10 @@ export function listContactEvents(db: Db, projectId: string, contactId: string, 
   return eventsPageOfContact(db, newestPage(projectId, limit), contactId, null);
 }
 
-/** The trigger-kept counters of the project's events, by name (migration 051): a few rows, however many events. */
-export function eventCounts(db: Db, projectId: string): Map<string, { count: number; firsts: number }> {
-  const rows = sql(db, 'SELECT name, count, firsts FROM event_counts WHERE project_id = ?').all(projectId) as { name: string; count: number; firsts: number }[];
-  return new Map(rows.map((r) => [r.name, { count: r.count, firsts: r.firsts }]));
+/** An email's events, oldest first (the first `limit` of them). */
+export function eventsOfEmail(db: Db, projectId: string, emailId: string, limit: number): EventRecord[] {
+  const rows = sql(db, `SELECT ${EVENT_COLUMNS} FROM events WHERE email_id = ? AND project_id = ? ORDER BY created_at, rowid LIMIT ?`).all(emailId, projectId, limit);
+  return (rows as EventRow[]).map(toEvent);
 }
 
 export interface NameCount {
@@ -51,7 +51,7 @@ export interface NameCount {
   count: number;
 }
 
-/** Events per name over the whole history, most frequent first, from the counters. */
+/** Events per name over the whole history, most frequent first, from the trigger-kept counters (migration 051): a few rows, however many events. */
 export function countEventsByName(db: Db, projectId: string): NameCount[] {
   return sql(db, 'SELECT name, count FROM event_counts WHERE project_id = ? AND count > 0 ORDER BY count DESC, name').all(projectId) as NameCount[];
 }

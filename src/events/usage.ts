@@ -1,15 +1,8 @@
-import type { NamedRef } from '../contacts/field-usage.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { countEventsNamed } from './store.js';
-
-/** Segment filters, workflow triggers and waits that reference an event name. */
-export type EventNameUsage = {
-  segments: NamedRef[];
-  workflows: NamedRef[];
-  campaigns: NamedRef[];
-};
+import type { EventNameUsage, Usages } from '../usage/usages.js';
 
 /** Where the name is referenced, and how many events of the project carry it. */
-export function eventUsage(ctx: Ctx, projectId: string, eventName: string): EventNameUsage & { count: number } {
-  return { ...ctx.usage.events.collect(ctx, projectId, eventName), count: countEventsNamed(ctx.db, projectId, eventName) };
+export function eventUsage(core: Core, usage: Usages, projectId: string, eventName: string): EventNameUsage & { count: number } {
+  return { ...usage.events.collect(core, projectId, eventName), count: countEventsNamed(core.db, projectId, eventName) };
 }

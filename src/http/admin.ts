@@ -1,5 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { bearerToken } from './auth.js';
+
+export function bearerToken(header: string): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 

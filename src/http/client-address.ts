@@ -3,11 +3,6 @@
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from 'proxy-addr';
 
-/** Throws (naming the entry) unless every entry is an address, a CIDR range or one of proxy-addr's names (`loopback`, ...). */
-export function checkProxyList(entries: string[]): void {
-  proxyAddr.compile(entries);
-}
-
 export type ClientAddressOf = (req: IncomingMessage) => string;
 
 /**

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { ApiError, validationFailed } from '../errors.js';
-import type { FairGate } from './fair-gate.js';
+import type { FairGate } from '../limits/fair-gate.js';
 import { bracketsBalance, tooDeepAt } from './json-depth.js';
 import { loneSurrogateAt, mentionsSurrogates } from './json-unicode.js';
 import { projectOf, type ApiState } from './state.js';

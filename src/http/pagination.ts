@@ -1,6 +1,5 @@
 import { ApiError } from '../errors.js';
-
-export type Dir = 'asc' | 'desc';
+import type { Dir } from '../store/offset-page.js';
 
 /** Unknown `sort` values fall back to createdAt, unknown `dir` to desc (the spec's rule). */
 export function sortParams<S extends string>(query: Record<string, unknown>, allowed: readonly S[], fallback: S): { sort: S; dir: Dir } {

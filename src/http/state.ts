@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from 'koa';
-import type { Role } from '../accounts/roles.js';
+import type { Role } from './roles.js';
 import type { KeyKind } from '../projects/keys.js';
 import type { Project } from '../projects/store.js';
 

@@ -11,7 +11,7 @@ import { originalReference } from './classify/original.js';
 import type { Classification } from './classify/types.js';
 
 export type { BounceType, Classification } from './classify/types.js';
-export { emailIdFromVerp, verpAddress } from '../addresses/verp.js';
+export { emailIdFromVerp, verpAddress } from '../emails/verp.js';
 
 /** The SMTP envelope of the message. */
 export interface Envelope {

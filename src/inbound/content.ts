@@ -1,7 +1,7 @@
 // What email.received tells of a message itself, read from its MIME on a compose thread (see
 // inspect.ts): plain data, so that it crosses to the main thread as it is.
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import { escapeHtml } from '../templates/render.js';
+import { escapeHtml } from '../render/render.js';
 
 /** What email.received tells of the message itself; `reason` says why it holds no content when the message could not be read. */
 export interface Content {

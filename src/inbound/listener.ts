@@ -1,14 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { headerSectionRefusal } from './header-section.js';
 import { PerClientConnections } from '../net/connection-caps.js';
 import { listenSmtp } from '../net/listen.js';
 import { readLimited } from '../net/smtp-data.js';
 import { routeRecipient, type InboundRoute } from './route.js';
-import { insertInbound } from './store.js';
+import { acceptInbound } from './accept.js';
 import { tlsMaterial } from './tls.js';
-import { INBOUND_JOB } from './process.js';
 
 const MAX_RECIPIENTS = 100;
 
@@ -27,12 +25,12 @@ const routes = new WeakMap<SMTPServerSession, InboundRoute>();
  * Postmill's inbound SMTP listener: accepts mail only for its projects' domains (never a relay),
  * stores each message and its processing job in one transaction, then answers 250.
  */
-export async function startInbound(app: Ctx): Promise<InboundListener> {
-  const { smtp } = app.config;
+export async function startInbound(core: Core): Promise<InboundListener> {
+  const { smtp } = core.config;
   const perClient = new PerClientConnections(smtp.maxPerClient);
-  const tls = await tlsMaterial(app);
+  const tls = await tlsMaterial(core);
   const server = new SMTPServer({
-    name: app.config.hostname,
+    name: core.config.hostname,
     banner: 'Postmill',
     // Every lookup goes through dns.servers; the client's PTR is not needed for any verdict.
     disableReverseLookup: true,
@@ -53,7 +51,7 @@ export async function startInbound(app: Ctx): Promise<InboundListener> {
     },
     onRcptTo(address, session, callback) {
       if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) return callback(smtpError(452, '4.5.3 Too many recipients'));
-      const route = routeRecipient(app.db, address.address);
+      const route = routeRecipient(core.db, address.address);
       if (!route) return callback(smtpError(550, '5.7.1 Relaying denied: this server does not accept mail for that domain'));
       const current = routes.get(session);
       if (current && current.projectId !== route.projectId) {
@@ -70,31 +68,24 @@ export async function startInbound(app: Ctx): Promise<InboundListener> {
           if (!route) return callback(smtpError(503, '5.5.1 No valid recipients'));
           const refusal = headerSectionRefusal(raw);
           if (refusal) return callback(smtpError(552, `5.3.4 ${refusal}`));
-          const id = randomUUID();
-          app.bus.tx(() => {
-            insertInbound(app.db, {
-              id,
-              projectId: route.projectId,
-              mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-              rcptTo: session.envelope.rcptTo.map((r) => r.address),
-              remoteIp: session.remoteAddress,
-              helo: session.hostNameAppearsAs ?? '',
-              raw,
-              createdAt: app.clock.now(),
-              processedAt: null,
-            });
-            app.jobs.enqueue(INBOUND_JOB, { id }, { projectId: route.projectId, uniqueKey: `inbound:${id}` });
+          const id = acceptInbound(core, {
+            projectId: route.projectId,
+            mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            rcptTo: session.envelope.rcptTo.map((r) => r.address),
+            remoteIp: session.remoteAddress,
+            helo: session.hostNameAppearsAs ?? '',
+            raw,
           });
           callback(null, `2.0.0 Queued as ${id}`);
         },
         (err: unknown) => {
-          app.log.error('inbound message not stored', { error: String(err) });
+          core.log.error('inbound message not stored', { error: String(err) });
           callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
         },
       );
     },
   });
-  const { port } = await listenSmtp(server, smtp.port, smtp.host, 'smtp', (err) => app.log.warn('smtp listener error', { error: err.message }));
+  const { port } = await listenSmtp(server, smtp.port, smtp.host, 'smtp', (err) => core.log.warn('smtp listener error', { error: err.message }));
   return {
     address: `${smtp.host}:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

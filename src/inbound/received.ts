@@ -1,10 +1,10 @@
 import { iso } from '../clock.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { upsertContact } from '../contacts/service.js';
-import { domainOfAddress } from '../domains/name.js';
+import { domainOfAddress } from '../addresses/domain-name.js';
 import { unpackedMessage } from '../emails/packing.js';
 import { insertEmail, newEmailRecord } from '../emails/store.js';
-import { EMAIL_EVENTS } from '../events/catalogue.js';
+import { EMAIL_EVENTS } from '../bus/catalogue.js';
 import { markProcessed, type InboundMessage } from './store.js';
 import { virusVerdict } from './scanners/clamd.js';
 import { spamVerdict } from './scanners/spamd.js';
@@ -24,34 +24,34 @@ interface ReceiveOptions {
  * and the scanners' (which read the message over their sockets). A message that could not be read
  * is recorded without content, with the reason.
  */
-export async function receive(ctx: Ctx, msg: InboundMessage, content: Content, auth: AuthVerdicts, opts: ReceiveOptions): Promise<void> {
-  const { spamd, clamd } = ctx.config.scanners;
+export async function receive(core: Core, msg: InboundMessage, content: Content, auth: AuthVerdicts, opts: ReceiveOptions): Promise<void> {
+  const { spamd, clamd } = core.config.scanners;
   const [spam, virus] = await Promise.all([
     spamd ? spamVerdict(spamd, msg.raw) : ('DISABLED' as const),
     clamd ? virusVerdict(clamd, msg.raw) : ('DISABLED' as const),
   ]);
-  recordReceived(ctx, msg, content, { ...auth, spamVerdict: spam, virusVerdict: virus }, opts);
+  recordReceived(core, msg, content, { ...auth, spamVerdict: spam, virusVerdict: virus }, opts);
 }
 
 /** The last resort when processing failed for good: the message is recorded as received, unread, with the reason. */
-export function receiveUnprocessed(ctx: Ctx, msg: InboundMessage, reason: string, startedAt: number): void {
+export function receiveUnprocessed(core: Core, msg: InboundMessage, reason: string, startedAt: number): void {
   const failed = 'PROCESSING_FAILED' as const;
   const verdicts = { spfVerdict: failed, dkimVerdict: failed, dmarcVerdict: failed, spamVerdict: failed, virusVerdict: failed };
-  recordReceived(ctx, msg, unreadable(msg.mailFrom, reason), verdicts, { autoReply: false, startedAt });
+  recordReceived(core, msg, unreadable(msg.mailFrom, reason), verdicts, { autoReply: false, startedAt });
 }
 
 type Verdicts = AuthVerdicts & { spamVerdict: Verdict; virusVerdict: Verdict };
 
-function recordReceived(ctx: Ctx, msg: InboundMessage, content: Content, verdicts: Verdicts, opts: ReceiveOptions): void {
-  const messageId = content.messageId ?? `<${msg.id}@${ctx.config.hostname}>`;
-  const now = ctx.clock.now();
+function recordReceived(core: Core, msg: InboundMessage, content: Content, verdicts: Verdicts, opts: ReceiveOptions): void {
+  const messageId = content.messageId ?? `<${msg.id}@${core.config.hostname}>`;
+  const now = core.clock.now();
   const emailId = newEmailId(now);
-  ctx.bus.tx(() => {
+  core.bus.tx(() => {
     // the sender as the API would store it (punycode domain): one contact however the address was written
     const sender = parseEmailAddress(content.fromAddress)?.address;
-    const contact = sender ? upsertContact(ctx, msg.projectId, { email: sender }, false).contact : null;
+    const contact = sender ? upsertContact(core, msg.projectId, { email: sender }, false).contact : null;
     insertEmail(
-      ctx.db,
+      core.db,
       newEmailRecord(
         {
           id: emailId,
@@ -74,7 +74,7 @@ function recordReceived(ctx: Ctx, msg: InboundMessage, content: Content, verdict
       ),
       unpackedMessage(msg.raw),
     );
-    ctx.bus.emit({
+    core.bus.emit({
       projectId: msg.projectId,
       name: EMAIL_EVENTS.received,
       contactId: contact?.id ?? null,
@@ -102,6 +102,6 @@ function recordReceived(ctx: Ctx, msg: InboundMessage, content: Content, verdict
       at: now,
     });
     // The email record now holds the raw message; the inbound row keeps only what happened.
-    markProcessed(ctx.db, msg.id, opts.autoReply ? 'auto-reply' : 'received', emailId, now, { dropRaw: true });
+    markProcessed(core.db, msg.id, opts.autoReply ? 'auto-reply' : 'received', emailId, now, { dropRaw: true });
   });
 }

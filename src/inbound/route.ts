@@ -1,6 +1,6 @@
-import { coveringNames, domainOfAddress } from '../domains/name.js';
+import { coveringNames, domainOfAddress } from '../addresses/domain-name.js';
 import type { Db } from '../store/db.js';
-import { emailIdFromVerp } from '../addresses/verp.js';
+import { emailIdFromVerp } from '../emails/verp.js';
 import { outboundOrigin, verifiedDomainsNamed } from './store.js';
 
 export interface InboundRoute {

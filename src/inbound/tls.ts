@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import { settingFailed } from '../config.js';
-import type { Ctx } from '../context.js';
-import { sql } from '../store/db.js';
+import type { Core } from '../core.js';
+import { readSetting, writeSetting } from '../store/settings.js';
 
 export interface TlsMaterial {
   key: string;
@@ -35,21 +35,20 @@ function configuredMaterial(keyFile: string, certFile: string): TlsMaterial {
  * The STARTTLS certificate: the configured PEM files, or a self-signed one generated at first
  * start and kept in the store (senders to port 25 encrypt opportunistically and do not verify it).
  */
-export async function tlsMaterial(ctx: Ctx): Promise<TlsMaterial> {
-  const { tlsKey, tlsCert } = ctx.config.smtp;
+export async function tlsMaterial(core: Core): Promise<TlsMaterial> {
+  const { tlsKey, tlsCert } = core.config.smtp;
   if (tlsKey && tlsCert) return configuredMaterial(tlsKey, tlsCert);
-  const stored = sql(ctx.db, 'SELECT name, value FROM settings WHERE name IN (?, ?)').all(KEY, CERT) as { name: string; value: string }[];
-  const byName = new Map(stored.map((r) => [r.name, r.value]));
-  if (byName.has(KEY) && byName.has(CERT)) return { key: byName.get(KEY)!, cert: byName.get(CERT)! };
+  const [key, cert] = [readSetting(core.db, KEY), readSetting(core.db, CERT)];
+  if (key !== null && cert !== null) return { key, cert };
   // Loaded only on the first start: the certificate library is slow to load and needed once.
   const { generate } = await import('selfsigned');
-  const pems = await generate([{ name: 'commonName', value: ctx.config.hostname }], { keySize: 2048, notAfterDate: new Date(Date.now() + 10 * 365 * 24 * 3600_000) });
-  ctx.db.transaction(() => {
+  const pems = await generate([{ name: 'commonName', value: core.config.hostname }], { keySize: 2048, notAfterDate: new Date(Date.now() + 10 * 365 * 24 * 3600_000) });
+  core.db.transaction(() => {
     for (const [name, value] of [
       [KEY, pems.private],
       [CERT, pems.cert],
     ] as const) {
-      sql(ctx.db, 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value').run(name, value);
+      writeSetting(core.db, name, value);
     }
   })();
   return { key: pems.private, cert: pems.cert };

@@ -1,4 +1,4 @@
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { UNSUBSCRIBE_LOCAL_PART } from '../compose/links.js';
 import { changeSubscription, linkOfToken } from '../tracking/service.js';
 
@@ -17,11 +17,11 @@ export const isUnsubscribeAddress = (address: string) => address.toLowerCase().s
  * The List-Unsubscribe mailto fallback: a message to `unsubscribe@bounces.<domain>` whose subject
  * carries a genuine unsubscribe token unsubscribes that contact. Answers whether it did.
  */
-export function unsubscribeByMail(ctx: Ctx, projectId: string, raw: Buffer): boolean {
+export function unsubscribeByMail(core: Core, projectId: string, raw: Buffer): boolean {
   for (const token of subjectOf(raw).match(TOKEN) ?? []) {
-    const link = linkOfToken(ctx, token, ['unsubscribe']);
+    const link = linkOfToken(core, token, ['unsubscribe']);
     if (link && link.contact.projectId === projectId) {
-      changeSubscription(ctx, link, false);
+      changeSubscription(core, link, false);
       return true;
     }
   }

@@ -13,7 +13,12 @@ export function recurring(clock: Clock, everyMs: number, work: () => void | Prom
   };
 }
 
-/** Makes sure the row of a recurring kind exists; safe to call at every start. */
-export function scheduleRecurring(queue: JobQueue, kind: string, firstRunAt: number): void {
-  queue.enqueue(kind, {}, { uniqueKey: `recurring:${kind}`, runAt: firstRunAt, maxAttempts: 1_000_000 });
+/**
+ * Makes sure the row of a recurring kind exists; safe to call at every start. `atStart`: an
+ * existing row due later runs at `firstRunAt` too (a check that must run at every start).
+ */
+export function scheduleRecurring(queue: JobQueue, kind: string, firstRunAt: number, opts: { atStart?: boolean } = {}): void {
+  const uniqueKey = `recurring:${kind}`;
+  queue.enqueue(kind, {}, { uniqueKey, runAt: firstRunAt, maxAttempts: 1_000_000 });
+  if (opts.atStart) queue.bringForward(uniqueKey, firstRunAt);
 }

@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { backoffMs } from './backoff.js';
-import type { Job, JobQueue } from './queue.js';
+import type { JobQueue } from './queue.js';
+import type { Job } from './types.js';
 
 /** What a handler may answer instead of finishing: run me again at this time (not counted as a failure). */
 export interface Reschedule {
@@ -13,6 +14,12 @@ export interface JobHandler<P = unknown> {
   concurrency: number;
   /** At most this many bulk-lane jobs at once (default: all of `concurrency`); the rest stays free for the transactional lane. */
   bulkConcurrency?: number;
+  /**
+   * At most this many jobs of one project at once (default: half of `concurrency`, at least one):
+   * the other places stay free for other projects' work, which a backlog then never delays by more
+   * than a job's wait for a free place. Jobs of no project are not counted.
+   */
+  perProject?: number;
   /**
    * Claim once this many places are free (default 1), or when a place has been free for
    * CLAIM_WAIT_MS: busy kinds claim, and write what became of their finished jobs, in batches.
@@ -27,6 +34,25 @@ export interface JobHandler<P = unknown> {
   run(job: Job<P>): Promise<Reschedule | void>;
 }
 
+/** Jobs of a kind running now: all, bulk-lane ones, and per project. */
+interface Running {
+  all: number;
+  bulk: number;
+  byProject: Map<string | null, number>;
+}
+
+function count(byProject: Map<string | null, number>, projectId: string | null, delta: number): void {
+  const n = (byProject.get(projectId) ?? 0) + delta;
+  if (n > 0) byProject.set(projectId, n);
+  else byProject.delete(projectId);
+}
+
+/** The places a project's jobs of the kind may still take: its share less what it runs; unbounded for jobs of no project. */
+const projectRoom = (handler: JobHandler, running: Running) => {
+  const cap = handler.perProject ?? Math.max(1, Math.ceil(handler.concurrency / 2));
+  return (projectId: string | null) => (projectId === null ? handler.concurrency : cap - (running.byProject.get(projectId) ?? 0));
+};
+
 const LEASE_MS = 10 * 60_000;
 /** The longest a free place waits for others to free up before it is claimed for alone. */
 const CLAIM_WAIT_MS = 20;
@@ -38,13 +64,14 @@ const RETRY_PASS_MS = 1000;
 const MAX_SLEEP_MS = 30_000;
 
 /**
- * Runs durable jobs: claims due rows per kind up to its concurrency (transactional lane first),
- * wakes at the next run_at. What became of finished jobs is written with the next pass's claims,
- * in one transaction: one commit per pass, however many jobs finished since the last one.
+ * Runs durable jobs: claims due rows per kind up to its concurrency (transactional lane first,
+ * projects in rotation, each within its share), wakes at the next run_at. What became of finished
+ * jobs is written with the next pass's claims, in one transaction: one commit per pass, however
+ * many jobs finished since the last one.
  */
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
-  private readonly running = new Map<string, { all: number; bulk: number }>();
+  private readonly running = new Map<string, Running>();
   /** Finished jobs whose rows go with the next claims: the completed ones (deleted together), and the others' updates. */
   private completed: number[] = [];
   private settled: (() => void)[] = [];
@@ -71,7 +98,7 @@ export class JobRunner {
 
   register<P>(kind: string, handler: JobHandler<P>): void {
     this.handlers.set(kind, handler as JobHandler);
-    this.running.set(kind, { all: 0, bulk: 0 });
+    this.running.set(kind, { all: 0, bulk: 0, byProject: new Map() });
   }
 
   start(): void {
@@ -135,7 +162,7 @@ export class JobRunner {
         const running = this.running.get(kind)!;
         const free = handler.concurrency - running.all;
         const bulkFree = Math.max((handler.bulkConcurrency ?? handler.concurrency) - running.bulk, 0);
-        const jobs = free > 0 ? this.queue.claim(kind, free, LEASE_MS, now, bulkFree) : [];
+        const jobs = free > 0 ? this.queue.claim(kind, free, LEASE_MS, now, bulkFree, projectRoom(handler, running)) : [];
         if (jobs.length > 0) this.prepare(kind, handler, jobs);
         claimed.push(...jobs);
       }
@@ -197,15 +224,28 @@ export class JobRunner {
     for (const write of settled) write();
   }
 
+  /**
+   * What still works or is due now: kinds with running jobs and whether a queued job is due; empty
+   * when the runner is idle (nothing runs, nothing is due, no pass is pending). A test hook waits
+   * for idle instead of sleeping; future jobs (timers, delays) do not count.
+   */
+  busy(): { running: string[]; due: boolean; pending: boolean } {
+    const running = [...this.running].filter(([, r]) => r.all > 0).map(([kind]) => kind);
+    const pending = this.scheduled || this.batching.size > 0 || this.completed.length + this.settled.length > 0;
+    return { running, due: this.queue.hasDue([...this.handlers.keys()], this.clock.now()), pending };
+  }
+
   private launch(job: Job): void {
     const handler = this.handlers.get(job.kind)!;
     const running = this.running.get(job.kind)!;
     const bulk = job.lane === 'bulk' ? 1 : 0;
     running.all++;
     running.bulk += bulk;
+    count(running.byProject, job.projectId, 1);
     const done = this.execute(handler, job).finally(() => {
       running.all--;
       running.bulk -= bulk;
+      count(running.byProject, job.projectId, -1);
       this.inFlight.delete(done);
       this.wake(job.kind);
     });

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import { collectDefaultMetrics, Gauge } from 'prom-client';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { storeFile } from '../store/db.js';
-import { readerOf } from '../store/reader.js';
+import type { Metrics } from './metrics.js';
 import { jobGroups, type JobGroup } from './store.js';
 
 /** Job kinds of the event reactors (segment tracking, workflow triggers): their queue age is the reactor lag. */
@@ -17,17 +17,17 @@ const sizeOf = (file: string) => {
 };
 
 /** Gauges read when Prometheus scrapes: the job queue, reactor lag, store and WAL size, and the process's own. */
-export function observeDaemon(ctx: Ctx): void {
-  const registers = [ctx.metrics.registry];
-  collectDefaultMetrics({ register: ctx.metrics.registry });
+export function observeDaemon(core: Core, metrics: Metrics): void {
+  const registers = [metrics.registry];
+  collectDefaultMetrics({ register: metrics.registry });
   const ageSeconds = (dueAt: number | null, now: number) => (dueAt === null ? 0 : Math.max(0, (now - dueAt) / 1000));
   // One read of the jobs table per scrape serves the three job gauges.
   let jobs = { at: 0, rows: [] as JobGroup[] };
   // the reads of the scrape take their turns as a project of their own would
-  const read = { projectId: 'metrics scrape', budgetMs: ctx.config.reads.requestBudgetMs };
-  ctx.metrics.beforeScrape(async () => {
-    const now = ctx.clock.now();
-    jobs = { at: now, rows: await jobGroups(readerOf(ctx), read, now) };
+  const read = { projectId: 'metrics scrape', budgetMs: core.config.reads.requestBudgetMs };
+  metrics.beforeScrape(async () => {
+    const now = core.clock.now();
+    jobs = { at: now, rows: await jobGroups(core.reader, read, now) };
   });
   new Gauge({
     name: 'postmill_jobs',
@@ -60,7 +60,7 @@ export function observeDaemon(ctx: Ctx): void {
       this.set(due.length > 0 ? ageSeconds(Math.min(...due), at) : 0);
     },
   });
-  const file = storeFile(ctx.config.dataDir);
+  const file = storeFile(core.config.dataDir);
   new Gauge({
     name: 'postmill_store_bytes',
     help: 'Size of the SQLite store file',

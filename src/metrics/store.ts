@@ -1,4 +1,4 @@
-import { LANES, type Lane } from '../jobs/queue.js';
+import { LANES, type Lane } from '../jobs/types.js';
 import type { ReadOptions, Reader } from '../store/reader.js';
 
 /** Jobs of one kind, lane and status: how many, and when the oldest due one became due. */

@@ -5,7 +5,9 @@ import type { Clock } from '../clock.js';
  * second's worth. A job over the rate is given the next free slot, reserved for it, so that a
  * backlog comes due spread out at the rate instead of all at once at every refill. Transactional
  * mail never asks. 0 turns it off. In memory: after a restart a project may start one second's
- * worth at once.
+ * worth at once. A pacer, not the daemon's limiter (src/limits/sliding-window.ts): a window answers
+ * every waiting job with the same instant, its next free place, and a backlog of thousands would
+ * come due, be claimed and be put back together at each one; here each gets a slot of its own.
  */
 export class BulkPacer {
   private readonly projects = new Map<string, { tokens: number; at: number; nextSlot: number }>();

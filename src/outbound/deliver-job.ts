@@ -1,13 +1,11 @@
 import { createCommitter } from '../bus/group-commit.js';
 import { iso } from '../clock.js';
-import { EMAIL_EVENTS } from '../events/catalogue.js';
-import type { Ctx } from '../context.js';
+import { EMAIL_EVENTS } from '../bus/catalogue.js';
+import type { Core } from '../core.js';
 import { recordBounce } from './outcomes.js';
-import { dkimFor } from './signing-key.js';
 import { emailEventBase } from '../emails/present.js';
-import { unpackMessage } from '../emails/packing.js';
 import type { DeliverPayload } from './queue.js';
-import { verpAddress } from '../addresses/verp.js';
+import { verpAddress } from '../emails/verp.js';
 import type { JobHandler, Reschedule } from '../jobs/runner.js';
 import type { Delivery, DeliveryResult } from './engine/deliver.js';
 import { suppressionWithholding } from '../suppressions/policy.js';
@@ -24,16 +22,29 @@ import {
   storeSigned,
   type Email,
   type StoredDelivery,
-  type StoredMessage,
 } from '../emails/store.js';
 import { ByteBudget } from './byte-budget.js';
-import type { SendThrottle } from './throttle.js';
+import { outgoing, type Outgoing } from './outgoing.js';
+import { insertAttempt } from '../emails/log-store.js';
+import type { SlidingWindow } from '../limits/sliding-window.js';
+import type { MailThreads } from './dkim/threads.js';
+import type { Fanouts } from './fanouts.js';
+import type { DeliverySummary } from './summary.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 const FINAL = new Set(['delivered', 'bounced', 'failed', 'suppressed']);
 
 export interface DeliveryJobOptions {
+  /** DKIM signing on its threads. */
+  signer: MailThreads;
+  /** Campaign fan-outs running: bulk delivery keeps to a few places meanwhile. */
+  fanouts: Fanouts;
+  metrics: Metrics;
+  /** The journal's line a minute on what delivery did. */
+  summary: DeliverySummary;
   delivery: Delivery;
-  throttle: SendThrottle;
+  /** `delivery.throttlePerMinute`: deliveries started per rolling minute per project (it holds the queue, never the API); null is none. */
+  throttle: SlidingWindow | null;
   concurrency: number;
   /** Deferred mail older than this ends as a transient bounce. */
   maxAgeMs: number;
@@ -67,27 +78,10 @@ export const FANOUT_BULK_PLACES = 2;
 /** The places bulk mail may hold now: its share, or a few while a campaign fans out. */
 export const bulkPlaces = (concurrency: number, fanningOut: boolean) => (fanningOut ? Math.min(FANOUT_BULK_PLACES, bulkShare(concurrency)) : bulkShare(concurrency));
 
-interface Outgoing {
-  /** The DKIM-Signature header, sent in front of `raw` (null when the message goes unsigned or was stored signed). */
-  head: Buffer | null;
-  raw: Buffer;
-  /** Signed in this attempt and not stored yet: kept only if another attempt will need it. */
-  freshlySigned: boolean;
-}
-
-/** The bytes to send: signed on a mail thread with the sender domain's DKIM key once; a stored signed copy is reused. */
-async function outgoing(ctx: Ctx, email: Email, message: StoredMessage): Promise<Outgoing> {
-  const key = message.signed ? null : dkimFor(ctx, email.projectId, email.senderDomain);
-  // no key: the domain lost its verification after acceptance; send unsigned rather than lose it
-  if (!key) return { head: null, raw: unpackMessage(message), freshlySigned: false };
-  const signed = await ctx.mailThreads.sign(message, key, ctx.clock.now());
-  return { head: signed.header, raw: signed.message, freshlySigned: true };
-}
-
-function recordDelivered(ctx: Ctx, email: Email, response: string): void {
-  const now = ctx.clock.now();
-  markDelivered(ctx.db, email.id, response, now);
-  ctx.bus.emit({
+function recordDelivered(core: Core, email: Email, response: string): void {
+  const now = core.clock.now();
+  markDelivered(core.db, email.id, response, now);
+  core.bus.emit({
     projectId: email.projectId,
     name: EMAIL_EVENTS.delivery,
     contactId: email.contactId,
@@ -97,16 +91,19 @@ function recordDelivered(ctx: Ctx, email: Email, response: string): void {
   });
 }
 
-function settle(ctx: Ctx, email: Email, message: Outgoing, result: Exclude<DeliveryResult, { status: 'withdrawn' }>, maxAgeMs: number): Reschedule | void {
-  if (result.status === 'delivered') return recordDelivered(ctx, email, result.response);
-  if (result.status === 'bounced') return recordBounce(ctx, email, { bounceType: 'Permanent', diagnostic: result.response });
-  const now = ctx.clock.now();
+type Attempted = Exclude<DeliveryResult, { status: 'withdrawn' }>;
+
+function settle(core: Core, email: Email, message: Outgoing, result: Attempted, maxAgeMs: number): Reschedule | void {
+  insertAttempt(core.db, email.id, { at: core.clock.now(), mx: result.host, tls: result.tls, reply: result.response, outcome: result.status });
+  if (result.status === 'delivered') return recordDelivered(core, email, result.response);
+  if (result.status === 'bounced') return recordBounce(core, email, { bounceType: 'Permanent', diagnostic: result.response });
+  const now = core.clock.now();
   if (now - email.createdAt >= maxAgeMs) {
-    return recordBounce(ctx, email, { bounceType: 'Transient', diagnostic: result.response, final: true });
+    return recordBounce(core, email, { bounceType: 'Transient', diagnostic: result.response, final: true });
   }
   // Retries send the very bytes signed now (same signature time and body hash).
-  if (message.freshlySigned) storeSigned(ctx.db, email.id, message.head ? Buffer.concat([message.head, message.raw]) : message.raw);
-  const deferrals = markDeferred(ctx.db, email.id, result.response, now);
+  if (message.freshlySigned) storeSigned(core.db, email.id, message.head ? Buffer.concat([message.head, message.raw]) : message.raw);
+  const deferrals = markDeferred(core.db, email.id, result.response, now);
   if (deferrals === null) return;
   return { retryAt: now + retryDelayMs(deferrals), reason: result.response };
 }
@@ -118,49 +115,53 @@ function settle(ctx: Ctx, email: Email, message: Outgoing, result: Exclude<Deliv
  * transaction of the turn (one commit for every delivery that finished in it). Safe to run twice:
  * a final status ends it at once.
  */
-export function deliveryJob(ctx: Ctx, opts: DeliveryJobOptions): JobHandler<DeliverPayload> {
-  const commit = createCommitter(ctx.bus, OUTCOME_BATCH);
-  const pacer = new BulkPacer(ctx.clock, opts.bulkPerSecond ?? 0);
+export function deliveryJob(core: Core, opts: DeliveryJobOptions): JobHandler<DeliverPayload> {
+  const commit = createCommitter(core.bus, OUTCOME_BATCH);
+  const pacer = new BulkPacer(core.clock, opts.bulkPerSecond ?? 0);
   const largeMessages = new ByteBudget(LARGE_MESSAGE_BUDGET);
   /** Emails read for jobs just claimed, until their run takes them. */
   const prepared = new Map<string, StoredDelivery>();
   return {
     concurrency: opts.concurrency,
+    // Deliveries hold a place for one SMTP transaction: the claim's rotation gives another project's
+    // mail the next free places, and a lone project keeps every place (the drain rate).
+    perProject: opts.concurrency,
     // read at every claim: the share shrinks while a campaign fans out
     get bulkConcurrency() {
-      return bulkPlaces(opts.concurrency, ctx.fanouts.running);
+      return bulkPlaces(opts.concurrency, opts.fanouts.running);
     },
     claimBatch: CLAIM_BATCH,
     prepare(jobs) {
       const wanted = jobs.flatMap((job) => (job.projectId ? [{ projectId: job.projectId, emailId: job.payload.emailId }] : []));
-      for (const [id, stored] of findDeliveries(ctx.db, wanted)) prepared.set(id, stored);
+      for (const [id, stored] of findDeliveries(core.db, wanted)) prepared.set(id, stored);
     },
     async run(job) {
       const { emailId } = job.payload;
-      const stored = prepared.get(emailId) ?? (job.projectId ? findDelivery(ctx.db, job.projectId, emailId) : null);
+      const stored = prepared.get(emailId) ?? (job.projectId ? findDelivery(core.db, job.projectId, emailId) : null);
       prepared.delete(emailId);
       if (!stored || FINAL.has(stored.email.status)) return;
       const { email } = stored;
-      if (suppressionWithholding(ctx.db, email.projectId, email.to, email)) {
-        return commit(() => setEmailStatus(ctx.db, email.id, 'suppressed', null, ctx.clock.now()));
+      if (suppressionWithholding(core.db, email.projectId, email.to, email)) {
+        return commit(() => setEmailStatus(core.db, email.id, 'suppressed', null, core.clock.now()));
       }
-      const throttled = opts.throttle.take(email.projectId);
-      if (throttled !== null) return { retryAt: throttled, reason: 'project send throttle' };
+      const throttled = opts.throttle?.take(email.projectId);
+      if (throttled && !throttled.allowed) return { retryAt: throttled.retryAt, reason: 'project send throttle' };
       const bulk = job.lane === 'bulk';
       const paced = bulk ? pacer.take(email.projectId) : null;
       if (paced !== null) return { retryAt: paced, reason: 'delivery.bulkPerSecond' };
       // a large message is read only once delivery has room for it
       const release = stored.message ? null : await largeMessages.take(stored.storedSize);
       try {
-        const found = stored.message ?? findStoredMessage(ctx.db, email.id);
+        const found = stored.message ?? findStoredMessage(core.db, email.id);
         if (!found) return;
-        const message = await outgoing(ctx, email, found);
+        const message = await outgoing(core, opts.signer, email, found);
         // A bulk email may wait long for its place: a campaign cancelled meanwhile ended it, and it is not sent.
-        const stillWanted = bulk ? () => !FINAL.has(emailStatusOf(ctx.db, email.id) ?? 'failed') : undefined;
-        const result = await opts.delivery.deliver({ from: verpAddress(email.id, email.senderDomain), to: email.to, head: message.head, raw: message.raw, bulk, stillWanted });
+        const stillWanted = bulk ? () => !FINAL.has(emailStatusOf(core.db, email.id) ?? 'failed') : undefined;
+        const result = await opts.delivery.deliver({ emailId: email.id, from: verpAddress(email.id, email.senderDomain), to: email.to, head: message.head, raw: message.raw, bulk, stillWanted });
         if (result.status === 'withdrawn') return;
-        ctx.metrics.delivery(result.status, email.to);
-        return await commit(() => settle(ctx, email, message, result, opts.maxAgeMs));
+        opts.metrics.delivery(result.status, email.to);
+        opts.summary.record(result.status, email.to, result.response);
+        return await commit(() => settle(core, email, message, result, opts.maxAgeMs));
       } finally {
         release?.();
       }

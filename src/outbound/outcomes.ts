@@ -1,6 +1,7 @@
+import { isSimulatorAddress } from '../addresses/simulator.js';
 import { iso } from '../clock.js';
-import { EMAIL_EVENTS } from '../events/catalogue.js';
-import type { Ctx } from '../context.js';
+import { EMAIL_EVENTS } from '../bus/catalogue.js';
+import type { Core } from '../core.js';
 import { setSubscribed } from '../contacts/service.js';
 import { findContactById } from '../contacts/store.js';
 import { markBounced, markComplained, setEmailStatus } from '../emails/store.js';
@@ -16,12 +17,15 @@ export interface BounceReport {
   final?: boolean;
 }
 
+/** Simulator outcomes are marked, so that they never count in the project's rates (migration 095). */
+const simulated = (email: Email) => (isSimulatorAddress(email.to) ? { simulated: true } : {});
+
 /** A permanent bounce or a complaint: the contact is unsubscribed with the reason and the address suppressed. */
-function dropContact(ctx: Ctx, email: Email, reason: SuppressionReason): void {
-  const now = ctx.clock.now();
-  suppress(ctx.db, email.projectId, email.to, reason, email.id, now);
-  const contact = email.contactId ? findContactById(ctx.db, email.projectId, email.contactId) : null;
-  if (contact) setSubscribed(ctx, contact, false, reason);
+function dropContact(core: Core, email: Email, reason: SuppressionReason): void {
+  const now = core.clock.now();
+  suppress(core.db, email.projectId, email.to, reason, email.id, now);
+  const contact = email.contactId ? findContactById(core.db, email.projectId, email.contactId) : null;
+  if (contact) setSubscribed(core, contact, false, reason);
 }
 
 /**
@@ -29,25 +33,25 @@ function dropContact(ctx: Ctx, email: Email, reason: SuppressionReason): void {
  * here. Permanent: status bounced, event, unsubscription and suppression, once per email.
  * Transient: an informational event; when `final`, the email ends as failed.
  */
-export function recordBounce(ctx: Ctx, email: Email, report: BounceReport): void {
-  ctx.bus.tx(() => {
-    const now = ctx.clock.now();
+export function recordBounce(core: Core, email: Email, report: BounceReport): void {
+  core.bus.tx(() => {
+    const now = core.clock.now();
     const extra = report.diagnostic ? { diagnosticCode: report.diagnostic } : {};
     if (report.bounceType === 'Permanent') {
-      if (!markBounced(ctx.db, email.id, report.diagnostic, now)) return;
-      ctx.bus.emit({
+      if (!markBounced(core.db, email.id, report.diagnostic, now)) return;
+      core.bus.emit({
         projectId: email.projectId,
         name: EMAIL_EVENTS.bounce,
         contactId: email.contactId,
         emailId: email.id,
-        data: { ...emailEventBase(email), bounceType: 'Permanent', bouncedAt: iso(now), ...extra },
+        data: { ...emailEventBase(email), bounceType: 'Permanent', bouncedAt: iso(now), ...extra, ...simulated(email) },
         at: now,
       });
-      dropContact(ctx, email, 'bounce');
+      dropContact(core, email, 'bounce');
       return;
     }
-    if (report.final) setEmailStatus(ctx.db, email.id, 'failed', report.diagnostic, now);
-    ctx.bus.emit({
+    if (report.final) setEmailStatus(core.db, email.id, 'failed', report.diagnostic, now);
+    core.bus.emit({
       projectId: email.projectId,
       name: EMAIL_EVENTS.bounce,
       contactId: email.contactId,
@@ -59,18 +63,18 @@ export function recordBounce(ctx: Ctx, email: Email, report: BounceReport): void
 }
 
 /** A spam complaint (ARF): event, unsubscription with reason complaint, suppression; once per email. */
-export function recordComplaint(ctx: Ctx, email: Email, feedbackType: string): void {
-  ctx.bus.tx(() => {
-    const now = ctx.clock.now();
-    if (!markComplained(ctx.db, email.id, now)) return;
-    ctx.bus.emit({
+export function recordComplaint(core: Core, email: Email, feedbackType: string): void {
+  core.bus.tx(() => {
+    const now = core.clock.now();
+    if (!markComplained(core.db, email.id, now)) return;
+    core.bus.emit({
       projectId: email.projectId,
       name: EMAIL_EVENTS.complaint,
       contactId: email.contactId,
       emailId: email.id,
-      data: { ...emailEventBase(email), complainedAt: iso(now), feedbackType },
+      data: { ...emailEventBase(email), complainedAt: iso(now), feedbackType, ...simulated(email) },
       at: now,
     });
-    dropContact(ctx, email, 'complaint');
+    dropContact(core, email, 'complaint');
   });
 }

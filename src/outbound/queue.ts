@@ -1,7 +1,7 @@
 import { iso } from '../clock.js';
-import { EMAIL_EVENTS } from '../events/catalogue.js';
-import type { Ctx } from '../context.js';
-import type { Lane } from '../jobs/queue.js';
+import { EMAIL_EVENTS } from '../bus/catalogue.js';
+import type { Core } from '../core.js';
+import type { Lane } from '../jobs/types.js';
 import { emailEventBase } from '../emails/present.js';
 import type { PackedMessage } from '../emails/packing.js';
 import { insertEmail, type Email } from '../emails/store.js';
@@ -18,13 +18,13 @@ export interface DeliverPayload {
  * `lane`: transactional mail (the default) is delivered ahead of bulk (campaign) mail, and only
  * bulk mail keeps to `delivery.bulkPerSecond`.
  */
-export function queueEmail(ctx: Ctx, email: Email, message: PackedMessage, lane: Lane = 'transactional'): void {
-  ctx.bus.tx(() => {
-    insertEmail(ctx.db, email, message);
+export function queueEmail(core: Core, email: Email, message: PackedMessage, lane: Lane = 'transactional'): void {
+  core.bus.tx(() => {
+    insertEmail(core.db, email, message);
     const payload: DeliverPayload = { emailId: email.id };
     // no unique key: the email id is new (its insert above would fail otherwise), so is the job
-    ctx.jobs.enqueue(DELIVER_JOB, payload, { projectId: email.projectId, lane });
-    ctx.bus.emit({
+    core.jobs.enqueue(DELIVER_JOB, payload, { projectId: email.projectId, lane });
+    core.bus.emit({
       projectId: email.projectId,
       name: EMAIL_EVENTS.sent,
       contactId: email.contactId,

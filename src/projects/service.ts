@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
-import { rotateWebhookSecret } from '../webhooks/secret.js';
-import { newKey } from './keys.js';
-import { countProjects, getProject, insertProject, replaceKeys, setDisabled, setTrackTransactional, type Project } from './store.js';
+import { newKey, newWebhookSecret } from './keys.js';
+import { countProjects, getProject, insertProject, replaceKeys, replaceWebhookSecret, setDisabled, setTrackTransactional, type Project } from './store.js';
 
 export interface ProjectKeys {
   id: string;
@@ -19,7 +18,7 @@ export function createProject(db: Db, clock: Clock, name: string): ProjectKeys {
   db.transaction(() => {
     insertProject(db, id, name, clock.now());
     replaceKeys(db, id, keys, clock.now());
-    rotateWebhookSecret(db, id);
+    replaceWebhookSecret(db, id, newWebhookSecret());
   })();
   return { id, name, publicKey: keys.public, secretKey: keys.secret };
 }

@@ -92,3 +92,15 @@ export function findKeyOwner(db: Db, key: string): KeyOwner | null {
     return row ? { project: toProject(row), kind: row.kind } : null;
   });
 }
+
+export const findWebhookSecret = (db: Db, projectId: string): string | null =>
+  (sql(db, 'SELECT webhook_secret FROM projects WHERE id = ?').get(projectId) as { webhook_secret: string | null } | undefined)?.webhook_secret ?? null;
+
+/** Sets the secret where the project has none (another process may have made one meanwhile). */
+export function setWebhookSecretIfNone(db: Db, projectId: string, secret: string): void {
+  sql(db, 'UPDATE projects SET webhook_secret = ? WHERE id = ? AND webhook_secret IS NULL').run(secret, projectId);
+}
+
+/** Replaces the secret; false for an unknown project. */
+export const replaceWebhookSecret = (db: Db, projectId: string, secret: string): boolean =>
+  sql(db, 'UPDATE projects SET webhook_secret = ? WHERE id = ?').run(secret, projectId).changes === 1;

@@ -15,7 +15,7 @@ const packageRoot = basename(build) === 'src' ? resolve(build, '..', '..') : res
 /** The worker-thread scripts, compiled next to this module's own folder. */
 const WORKER_FILES: Record<WorkerScript, string> = {
   mail: '../outbound/dkim/worker.js',
-  compose: '../threads/worker.js',
+  compose: '../workers/compose.js',
   checkpoint: '../store/checkpoint-worker.js',
   reader: '../store/reader-worker.js',
 };

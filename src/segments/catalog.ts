@@ -1,7 +1,8 @@
 // Each project's segments, planned once and kept until the segments table changes: what the
 // reactor asks on every emit, what re-evaluation runs, what usage reports read.
-import type { Ctx } from '../context.js';
-import { storedFilter, type ContactFilter } from '../filters/engine.js';
+import type { Core } from '../core.js';
+import type { ContactFilter } from '../filters/engine.js';
+import { storedFilter } from './filters.js';
 import type { Db } from '../store/db.js';
 import { tableMemo, type Memo } from '../store/table-memo.js';
 import { listSegments, type Segment } from './store.js';
@@ -26,14 +27,14 @@ export interface ProjectSegments {
   countCostMs: number;
 }
 
-function load(ctx: Ctx, projectId: string): ProjectSegments {
-  const segments = listSegments(ctx.db, projectId);
+function load(core: Core, projectId: string): ProjectSegments {
+  const segments = listSegments(core.db, projectId);
   const all = segments.map((segment): PlannedSegment => {
     if (segment.type === 'STATIC' || !segment.condition) return { segment, filter: null };
     try {
-      return { segment, filter: storedFilter(ctx, projectId, segment.condition) };
+      return { segment, filter: storedFilter(core, projectId, segment.condition) };
     } catch (err) {
-      ctx.log.error('a stored segment condition does not plan; the segment matches nobody', { segmentId: segment.id, error: (err as Error).message });
+      core.log.error('a stored segment condition does not plan; the segment matches nobody', { segmentId: segment.id, error: (err as Error).message });
       return { segment, filter: null };
     }
   });
@@ -50,13 +51,13 @@ function load(ctx: Ctx, projectId: string): ProjectSegments {
 const memos = new WeakMap<Db, Memo<ProjectSegments>>();
 
 /** The planned form of one segment of the project (its filter, for a dynamic one). */
-export function plannedSegment(ctx: Ctx, segment: Segment): PlannedSegment {
-  return projectSegments(ctx, segment.projectId).all.find((p) => p.segment.id === segment.id) ?? { segment, filter: null };
+export function plannedSegment(core: Core, segment: Segment): PlannedSegment {
+  return projectSegments(core, segment.projectId).all.find((p) => p.segment.id === segment.id) ?? { segment, filter: null };
 }
 
 /** The project's segments as planned; shared, never to be changed by the caller. */
-export function projectSegments(ctx: Ctx, projectId: string): ProjectSegments {
-  let memo = memos.get(ctx.db);
-  if (!memo) memos.set(ctx.db, (memo = tableMemo(ctx.db, 'segments', ['segments'], (id) => load(ctx, id))));
+export function projectSegments(core: Core, projectId: string): ProjectSegments {
+  let memo = memos.get(core.db);
+  if (!memo) memos.set(core.db, (memo = tableMemo(core.db, 'segments', ['segments'], (id) => load(core, id))));
   return memo(projectId);
 }

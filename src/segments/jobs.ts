@@ -1,6 +1,6 @@
 // The segment job kinds, how work is queued for them, and their handlers.
 import { REACTOR_JOB_PREFIX } from '../bus/reactor.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { recurring, scheduleRecurring } from '../jobs/recurring.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { refreshCounts } from './counts.js';
@@ -18,34 +18,34 @@ const COUNT_EVERY_MS = 5 * 60_000;
 const RECOUNT_DELAY_MS = 30_000;
 const RECOUNT_COST_FACTOR = 20;
 
-export function queueReevaluation(ctx: Ctx, projectId: string, contactIds: readonly string[]): void {
-  for (const contactId of contactIds) ctx.jobs.enqueue(REEVALUATE_JOB, { contactId }, { projectId, coalesceKey: `${REEVALUATE_JOB}:${contactId}` });
+export function queueReevaluation(core: Core, projectId: string, contactIds: readonly string[]): void {
+  for (const contactId of contactIds) core.jobs.enqueue(REEVALUATE_JOB, { contactId }, { projectId, coalesceKey: `${REEVALUATE_JOB}:${contactId}` });
 }
 
 /** A count of one segment now (after a change of the segment or of its members). */
-export function queueSegmentCount(ctx: Ctx, projectId: string, segmentId: string): void {
-  ctx.jobs.enqueue(COUNT_JOB, { segmentId }, { projectId, coalesceKey: `${COUNT_JOB}:${segmentId}` });
+export function queueSegmentCount(core: Core, projectId: string, segmentId: string): void {
+  core.jobs.enqueue(COUNT_JOB, { segmentId }, { projectId, coalesceKey: `${COUNT_JOB}:${segmentId}` });
 }
 
 /** After contact changes: one recount of the project's segments, later (coalesced). */
-export function queueProjectRecount(ctx: Ctx, projectId: string, lastCostMs: number): void {
-  const runAt = ctx.clock.now() + Math.max(RECOUNT_DELAY_MS, RECOUNT_COST_FACTOR * lastCostMs);
-  ctx.jobs.enqueue(COUNT_JOB, {}, { projectId, runAt, coalesceKey: `${COUNT_JOB}:changes:${projectId}` });
+export function queueProjectRecount(core: Core, projectId: string, lastCostMs: number): void {
+  const runAt = core.clock.now() + Math.max(RECOUNT_DELAY_MS, RECOUNT_COST_FACTOR * lastCostMs);
+  core.jobs.enqueue(COUNT_JOB, {}, { projectId, runAt, coalesceKey: `${COUNT_JOB}:changes:${projectId}` });
 }
 
-function queueEveryCount(ctx: Ctx): void {
-  for (const projectId of projectsWithSegments(ctx.db)) ctx.jobs.enqueue(COUNT_JOB, {}, { projectId, coalesceKey: `${COUNT_JOB}:periodic:${projectId}` });
+function queueEveryCount(core: Core): void {
+  for (const projectId of projectsWithSegments(core.db)) core.jobs.enqueue(COUNT_JOB, {}, { projectId, coalesceKey: `${COUNT_JOB}:periodic:${projectId}` });
 }
 
-export function segmentJobs(runner: JobRunner, ctx: Ctx): void {
+export function segmentJobs(runner: JobRunner, core: Core): void {
   runner.register<{ contactId: string }>(REEVALUATE_JOB, {
     concurrency: 4,
-    run: async (job) => reevaluateContact(ctx, job.projectId!, job.payload.contactId),
+    run: async (job) => reevaluateContact(core, job.projectId!, job.payload.contactId),
   });
   runner.register<{ segmentId?: string }>(COUNT_JOB, {
     concurrency: 1,
-    run: (job) => refreshCounts(ctx, job.projectId!, job.payload.segmentId),
+    run: (job) => refreshCounts(core, job.projectId!, job.payload.segmentId),
   });
-  runner.register(COUNT_ALL_JOB, recurring(ctx.clock, COUNT_EVERY_MS, () => queueEveryCount(ctx)));
-  scheduleRecurring(ctx.jobs, COUNT_ALL_JOB, ctx.clock.now() + COUNT_EVERY_MS);
+  runner.register(COUNT_ALL_JOB, recurring(core.clock, COUNT_EVERY_MS, () => queueEveryCount(core)));
+  scheduleRecurring(core.jobs, COUNT_ALL_JOB, core.clock.now() + COUNT_EVERY_MS);
 }

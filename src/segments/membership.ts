@@ -2,14 +2,14 @@
 // `segment.<slug>.entry|exit` events, always written together in one transaction, each decided
 // against the rows as they are in that transaction (so a transition is recorded exactly once).
 import { findContactById } from '../contacts/store.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { conflict, notFound, queryTimeout } from '../errors.js';
 import { evaluate } from '../filters/evaluate.js';
 import type { ContactFilter } from '../filters/engine.js';
 import { loadContactFacts, matchingAmong, matchingIds } from '../filters/sqlite.js';
-import { segmentEventName } from '../events/catalogue.js';
+import { segmentEventName } from '../bus/catalogue.js';
 import { BudgetSpent, withinBudget } from '../store/budget.js';
-import { readerOf, readFor } from '../store/reader.js';
+import { readFor } from '../store/reader.js';
 import { projectSegments } from './catalog.js';
 import { countMembers, deleteMembers, findSegment, insertMembers, memberIds, recordCount, type Segment } from './store.js';
 
@@ -28,38 +28,38 @@ const RECHECK_BUDGET_MS = 2 * COMPUTE_SLICE_MS;
 const nextBatch = (size: number, ms: number) => Math.max(1, Math.min(MAX_BATCH, size * 2, Math.round((size * COMPUTE_SLICE_MS) / Math.max(ms, 1))));
 
 /** The entry or exit events of a tracked segment (none for one that does not track), in the caller's transaction. */
-export function emitTransitions(ctx: Ctx, segment: Segment, contactIds: readonly string[], kind: 'entry' | 'exit'): void {
+export function emitTransitions(core: Core, segment: Segment, contactIds: readonly string[], kind: 'entry' | 'exit'): void {
   if (!segment.trackMembership || contactIds.length === 0) return;
   const name = segmentEventName(segment.slug, kind);
-  const at = ctx.clock.now();
+  const at = core.clock.now();
   for (const contactId of contactIds) {
-    ctx.bus.emit({ projectId: segment.projectId, name, contactId, data: { segmentId: segment.id, segmentName: segment.name }, at });
+    core.bus.emit({ projectId: segment.projectId, name, contactId, data: { segmentId: segment.id, segmentName: segment.name }, at });
   }
 }
 
 /** Adds and removes member rows of a segment with their events. */
-function transition(ctx: Ctx, segment: Segment, entering: readonly string[], leaving: readonly string[]): { added: string[]; removed: string[] } {
-  const added = insertMembers(ctx.db, segment.projectId, segment.id, entering, ctx.clock.now());
-  const removed = deleteMembers(ctx.db, segment.projectId, segment.id, leaving);
-  emitTransitions(ctx, segment, added, 'entry');
-  emitTransitions(ctx, segment, removed, 'exit');
+function transition(core: Core, segment: Segment, entering: readonly string[], leaving: readonly string[]): { added: string[]; removed: string[] } {
+  const added = insertMembers(core.db, segment.projectId, segment.id, entering, core.clock.now());
+  const removed = deleteMembers(core.db, segment.projectId, segment.id, leaving);
+  emitTransitions(core, segment, added, 'entry');
+  emitTransitions(core, segment, removed, 'exit');
   return { added, removed };
 }
 
 /** One contact against every tracked segment of its project, in memory: the re-evaluation job's work. */
-export function reevaluateContact(ctx: Ctx, projectId: string, contactId: string): void {
-  ctx.bus.tx(() => {
-    const contact = findContactById(ctx.db, projectId, contactId);
+export function reevaluateContact(core: Core, projectId: string, contactId: string): void {
+  core.bus.tx(() => {
+    const contact = findContactById(core.db, projectId, contactId);
     if (!contact) return; // deleted since: its rows went with it
-    const { tracked, trackedEvents } = projectSegments(ctx, projectId);
+    const { tracked, trackedEvents } = projectSegments(core, projectId);
     if (tracked.length === 0) return;
-    const facts = loadContactFacts(ctx.db, projectId, contact, trackedEvents);
-    const now = ctx.clock.now();
+    const facts = loadContactFacts(core.db, projectId, contact, trackedEvents);
+    const now = core.clock.now();
     for (const { segment, filter } of tracked) {
       const member = evaluate(filter.predicate, facts, now);
       if (member === facts.isMember(segment.id)) continue;
-      if (member) transition(ctx, segment, [contactId], []);
-      else transition(ctx, segment, [], [contactId]);
+      if (member) transition(core, segment, [contactId], []);
+      else transition(core, segment, [], [contactId]);
     }
   });
 }
@@ -78,11 +78,11 @@ export interface ComputeResult {
  * re-evaluated by its job meanwhile) is left as its job recorded it, never overwritten with the
  * scan's older view.
  */
-export async function computeMembership(ctx: Ctx, segment: Segment, filter: ContactFilter): Promise<ComputeResult> {
+export async function computeMembership(core: Core, segment: Segment, filter: ContactFilter): Promise<ComputeResult> {
   const { projectId } = segment;
-  const opts = { projectId, now: ctx.clock.now() };
-  const reader = readerOf(ctx);
-  const read = readFor(ctx.config, projectId, 'request');
+  const opts = { projectId, now: core.clock.now() };
+  const reader = core.reader;
+  const read = readFor(core.config, projectId, 'request');
   const [matching, recorded] = await Promise.all([matchingIds(reader, read, filter.predicate, opts.now), memberIds(reader, read, segment.id)]);
   const leaving = new Set(recorded);
   const entering = matching.filter((id) => !leaving.delete(id));
@@ -90,13 +90,13 @@ export async function computeMembership(ctx: Ctx, segment: Segment, filter: Cont
   /** Re-checks and writes one batch; false when its re-check ran past its budget (nothing written). */
   const write = (batch: string[], enter: boolean): boolean => {
     try {
-      ctx.bus.tx(() => {
-        const current = findSegment(ctx.db, projectId, segment.id);
+      core.bus.tx(() => {
+        const current = findSegment(core.db, projectId, segment.id);
         if (!current) throw notFound('Segment');
         if (current.updatedAt !== segment.updatedAt) throw conflict('The segment changed while its membership was computed; compute again');
-        const matching = withinBudget(ctx.db, RECHECK_BUDGET_MS, () => matchingAmong(ctx.db, filter.predicate, opts, batch));
+        const matching = withinBudget(core.db, RECHECK_BUDGET_MS, () => matchingAmong(core.db, filter.predicate, opts, batch));
         const still = batch.filter((id) => matching.has(id) === enter);
-        const { added, removed } = enter ? transition(ctx, segment, still, []) : transition(ctx, segment, [], still);
+        const { added, removed } = enter ? transition(core, segment, still, []) : transition(core, segment, [], still);
         result.added += added.length;
         result.removed += removed.length;
       });
@@ -127,6 +127,6 @@ export async function computeMembership(ctx: Ctx, segment: Segment, filter: Cont
   await apply(entering, true);
   await apply([...leaving], false);
   result.total = await countMembers(reader, read, segment.id);
-  recordCount(ctx.db, projectId, segment.id, { memberCount: result.total, at: ctx.clock.now(), ms: segment.countMs });
+  recordCount(core.db, projectId, segment.id, { memberCount: result.total, at: core.clock.now(), ms: segment.countMs });
   return result;
 }

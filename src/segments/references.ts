@@ -2,12 +2,13 @@
 // audience, a workflow CONDITION step), expanded in place. An edit that would leave one of those
 // unplannable (past the expansion bounds, too deep a chain of references) would silently empty
 // it, so the edit is refused with a 409 naming each condition it would break and why.
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { ApiError } from '../errors.js';
 import { planStored, type SegmentLookup } from '../filters/plan.js';
 import { referencedSegments } from '../filters/types.js';
 import { findSegment, listSegments, type Segment } from './store.js';
-import type { ConditionUse } from './usage.js';
+import type { ConditionUse } from '../usage/usages.js';
+import type { Usages } from '../usage/usages.js';
 
 /** The segment and every segment whose condition reaches it through others. */
 function reaching(segments: Segment[], segmentId: string): Set<string> {
@@ -39,14 +40,14 @@ function problemOf(use: ConditionUse, segments: SegmentLookup): string | null {
  * or through other segments, plans with `before` and would not with `after`. Conditions that did
  * not plan already are no reason to refuse.
  */
-export function assertReadersStayValid(ctx: Ctx, before: Segment, after: Segment): void {
+export function assertReadersStayValid(core: Core, usage: Usages, before: Segment, after: Segment): void {
   const { projectId } = before;
-  const stored = (id: string) => findSegment(ctx.db, projectId, id);
+  const stored = (id: string) => findSegment(core.db, projectId, id);
   const withBefore: SegmentLookup = (id) => (id === before.id ? before : stored(id));
   const withAfter: SegmentLookup = (id) => (id === after.id ? after : stored(id));
   const uses = new Map<string, ConditionUse>();
-  for (const id of reaching(listSegments(ctx.db, projectId), before.id)) {
-    for (const use of ctx.usage.segmentConditions.collect(ctx, projectId, id).conditions) uses.set(`${use.owner}:${use.id}:${JSON.stringify(use.condition)}`, use);
+  for (const id of reaching(listSegments(core.db, projectId), before.id)) {
+    for (const use of usage.segmentConditions.collect(core, projectId, id).conditions) uses.set(`${use.owner}:${use.id}:${JSON.stringify(use.condition)}`, use);
   }
   const broken: Record<ConditionUse['owner'], { id: string; name: string; problem: string }[]> = { segments: [], campaigns: [], workflows: [] };
   for (const use of uses.values()) {

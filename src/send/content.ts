@@ -1,5 +1,5 @@
 // What a /v1/send request sends, before any recipient: the template's fields under the explicit ones.
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { assertSender } from '../domains/sender.js';
 import { ApiError } from '../errors.js';
 import type { MessageType } from '../emails/store.js';
@@ -23,11 +23,11 @@ function senderOf(request: SendRequest, template: Template | null): Mailbox {
   return { email: template!.from, name: request.name ?? template!.fromName };
 }
 
-export function resolveContent(ctx: Ctx, projectId: string, request: SendRequest, attachments: ComposeAttachment[]): MessageContent {
-  const template = request.template ? findTemplateById(ctx.db, projectId, request.template) : null;
+export function resolveContent(core: Core, projectId: string, request: SendRequest, attachments: ComposeAttachment[]): MessageContent {
+  const template = request.template ? findTemplateById(core.db, projectId, request.template) : null;
   if (request.template && !template) throw templateNotFound();
   const from = senderOf(request, template);
-  const { domain } = assertSender(ctx, projectId, from.email);
+  const { domain } = assertSender(core, projectId, from.email);
   const type: MessageType = template?.type ?? 'TRANSACTIONAL';
   return {
     type,
@@ -44,6 +44,6 @@ export function resolveContent(ctx: Ctx, projectId: string, request: SendRequest
     projectId,
     listUnsubscribe: respectsSubscription(type),
     senderDomain: domain,
-    tracked: isTracked(ctx, type, projectId),
+    tracked: isTracked(core, type, projectId),
   };
 }

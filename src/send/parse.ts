@@ -1,10 +1,10 @@
 // A /v1/send body from bytes to a checked request: JSON, the schema, then the rules the schema
 // cannot express. Small bodies are parsed on the main thread, large ones on the heavy compose thread.
-import type { Ctx } from '../context.js';
+import type { Pools } from '../threads/pool.js';
 import { parseJsonBytes } from '../http/json-body.js';
 import { validate } from '../http/validate.js';
 import type { ComposeAttachment } from '../compose/mime.js';
-import { markdownToHtml } from '../templates/markdown.js';
+import { markdownToHtml } from '../render/markdown.js';
 import { asBuffer, handedOver, ownBuffer, type Answer, type Handlers } from '../threads/serve.js';
 import type { SendRequest } from './request.js';
 import { checkSendRules } from './rules.js';
@@ -37,9 +37,9 @@ const withBody = (parsed: ParsedSend, html: string): ParsedSend => ({ ...parsed,
  * A checked request with its body in HTML. Markdown costs about 0.3 ms per KB to render (ten times
  * what deriving the text part costs), so it is rendered on a compose thread, never on the main one.
  */
-export async function withHtmlBody(ctx: Ctx, parsed: ParsedSend): Promise<ParsedSend> {
+export async function withHtmlBody(threads: Pools<SendParseOps>, parsed: ParsedSend): Promise<ParsedSend> {
   const markdown = markdownOf(parsed);
-  return markdown === null ? parsed : withBody(parsed, await ctx.threads.compose.run('renderMarkdown', { source: markdown }));
+  return markdown === null ? parsed : withBody(parsed, await threads.compose.run('renderMarkdown', { source: markdown }));
 }
 
 /** A checked request as a thread answers it: the attachment contents moved back, not copied. */
@@ -62,7 +62,7 @@ export const sendParseHandlers: Handlers<SendParseOps> = {
 };
 
 /** A heavy body, parsed and checked on the heavy compose thread; the bytes move there, they are not copied. */
-export async function parseHeavySend(ctx: Ctx, bytes: Buffer): Promise<ParsedSend> {
+export async function parseHeavySend(threads: Pools<SendParseOps>, bytes: Buffer): Promise<ParsedSend> {
   const moved = handedOver(bytes);
-  return receivedParsed(await ctx.threads.heavy.run('parseSend', { bytes: moved.bytes }, moved.transfer));
+  return receivedParsed(await threads.heavy.run('parseSend', { bytes: moved.bytes }, moved.transfer));
 }

@@ -2,7 +2,7 @@
 import { validationFailed, type FieldError } from '../errors.js';
 import { MB } from '../http/json-body.js';
 import { reservedHeader, type ComposeAttachment } from '../compose/mime.js';
-import { countPlaceholders } from '../templates/render.js';
+import { countPlaceholders } from '../render/render.js';
 import { HREF } from '../tracking/rewrite.js';
 import type { SendRequest } from './request.js';
 

@@ -3,12 +3,14 @@
 import type { ContactData } from '../contacts/data.js';
 import { previewUpsert, upsertContact, type ContactInput } from '../contacts/service.js';
 import type { Contact } from '../contacts/store.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { ApiError, badRequest } from '../errors.js';
 import { groupCommit } from '../bus/group-commit.js';
 import { MB } from '../http/json-body.js';
 import { respectsSubscription, type MessageContent } from '../compose/content.js';
+import type { ComposeOps } from '../compose/compose-ops.js';
 import { composeMessages, storeMessage, type Composition } from '../compose/pipeline.js';
+import type { Pools } from '../threads/pool.js';
 import { resolveContent } from './content.js';
 import type { ParsedSend } from './parse.js';
 import { refuseSuppressed } from '../suppressions/policy.js';
@@ -57,27 +59,27 @@ interface Prepared {
  * Recipients in order, each seeing the ones before it: an address given twice is one contact,
  * as if the recipients were sent one after the other.
  */
-function prepareRecipients(ctx: Ctx, projectId: string, request: SendRequest, content: MessageContent): Prepared[] {
+function prepareRecipients(core: Core, projectId: string, request: SendRequest, content: MessageContent): Prepared[] {
   const previewed = new Map<string, Contact>();
   return recipientsOf(request.to).map((to) => {
     const address = typeof to === 'string' ? { email: to, name: null } : { email: to.email, name: to.name ?? null };
     // A recipient's display name is contact data of that recipient.
     const data: ContactData | undefined = address.name ? { ...request.data, name: address.name } : request.data;
     const input: ContactInput = { email: address.email, subscribed: request.subscribed, data };
-    const { contact, oneOff } = previewUpsert(ctx, projectId, input, false, previewed.get(address.email.toLowerCase()));
+    const { contact, oneOff } = previewUpsert(core, projectId, input, false, previewed.get(address.email.toLowerCase()));
     previewed.set(address.email.toLowerCase(), contact);
     if (respectsSubscription(content.type) && !contact.subscribed) throw unsubscribedRefusal(contact, content);
-    refuseSuppressed(ctx, projectId, contact.email, { messageType: content.type, sourceType: 'TRANSACTIONAL' });
-    return { input, name: address.name, contact, oneOff, emailId: newEmailId(ctx.clock.now()) };
+    refuseSuppressed(core, projectId, contact.email, { messageType: content.type, sourceType: 'TRANSACTIONAL' });
+    return { input, name: address.name, contact, oneOff, emailId: newEmailId(core.clock.now()) };
   });
 }
 
 /** In the transaction: the real upsert, then the email through the pipeline. */
-function commit(ctx: Ctx, projectId: string, content: MessageContent, p: Prepared, composed: Composition): SentEmail {
-  const { contact } = upsertContact(ctx, projectId, p.input, false, p.contact.id);
+function commit(core: Core, projectId: string, content: MessageContent, p: Prepared, composed: Composition): SentEmail {
+  const { contact } = upsertContact(core, projectId, p.input, false, p.contact.id);
   if (contact.id !== p.contact.id) throw new ContactChanged(contact.email);
   if (respectsSubscription(content.type) && !contact.subscribed) throw unsubscribedRefusal(contact, content);
-  storeMessage(ctx, content, { contactId: contact.id, email: contact.email }, p.emailId, composed);
+  storeMessage(core, content, { contactId: contact.id, email: contact.email }, p.emailId, composed);
   return { contact: { id: contact.id, email: contact.email }, email: p.emailId };
 }
 
@@ -87,14 +89,14 @@ function commit(ctx: Ctx, projectId: string, content: MessageContent, p: Prepare
  * an unsubscribed contact and MARKETING content) leaves nothing written, so a corrected retry
  * sends no duplicates.
  */
-export async function sendEmails(ctx: Ctx, projectId: string, parsed: ParsedSend): Promise<SentEmail[]> {
-  const content = resolveContent(ctx, projectId, parsed.request, parsed.attachments);
+export async function sendEmails(core: Core, threads: Pools<ComposeOps>, projectId: string, parsed: ParsedSend): Promise<SentEmail[]> {
+  const content = resolveContent(core, projectId, parsed.request, parsed.attachments);
   for (let attempt = 1; ; attempt++) {
-    const prepared = prepareRecipients(ctx, projectId, parsed.request, content);
+    const prepared = prepareRecipients(core, projectId, parsed.request, content);
     const addressed = prepared.map((p) => ({ recipient: { contact: p.contact, oneOff: p.oneOff, name: p.name }, emailId: p.emailId }));
-    const composed = await composeMessages(ctx, content, addressed, MAX_REQUEST_BYTES);
+    const composed = await composeMessages(core, threads, content, addressed, MAX_REQUEST_BYTES);
     try {
-      return await groupCommit(ctx.bus)(() => prepared.map((p, i) => commit(ctx, projectId, content, p, composed[i]!)));
+      return await groupCommit(core.bus)(() => prepared.map((p, i) => commit(core, projectId, content, p, composed[i]!)));
     } catch (err) {
       if (!(err instanceof ContactChanged) || attempt === PREPARE_ATTEMPTS) throw err;
     }

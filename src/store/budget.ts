@@ -4,7 +4,7 @@
 // function is registered non-deterministic: SQLite evaluates it for every row and never once up
 // front (only deterministic constant terms are hoisted out of the loop). It costs about 50 ns a
 // row (a count over 241,000 contacts: 12 -> 25 ms), a few percent of any filter worth stopping.
-import type { Db } from './db.js';
+import type { Database as Db } from 'better-sqlite3';
 
 /** Thrown by budget() inside a statement that has run past its deadline. */
 export class BudgetSpent extends Error {}

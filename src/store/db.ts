@@ -59,13 +59,17 @@ export function assertKnownVersion(version: number, what: string): void {
   }
 }
 
-/** Applies `NNN_name.sql` files from src/store/migrations in order, each in its own transaction. */
-function migrate(db: Db): void {
+/**
+ * Applies `NNN_name.sql` files from src/store/migrations in order, each in its own transaction, up
+ * to version `upTo` (all of them by default).
+ */
+export function migrate(db: Db, upTo = Number.POSITIVE_INFINITY): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   assertKnownVersion(current, `the store ${db.name}`);
   for (const file of migrationFiles()) {
     const version = Number(file.slice(0, 3));
     if (version <= current) continue;
+    if (version > upTo) break;
     const text = readAsset(`${MIGRATIONS}/${file}`);
     db.transaction(() => {
       db.exec(text);

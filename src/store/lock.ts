@@ -8,6 +8,9 @@ export interface DataDirLock {
   release(): void;
 }
 
+/** The file whose lock is the data directory's. */
+export const lockFile = (dataDir: string) => join(dataDir, 'postmill.lock');
+
 /** Refusal to take the data directory: a daemon (or a restore) holds it. */
 export class DataDirBusy extends ConfigError {}
 
@@ -20,7 +23,7 @@ export class DataDirBusy extends ConfigError {}
  */
 export function lockDataDir(dataDir: string, advice: string): DataDirLock {
   ensureDataDir(dataDir);
-  const file = join(dataDir, 'postmill.lock');
+  const file = lockFile(dataDir);
   const db = new Database(file, { ...sqliteOptions(dataDir), timeout: 0 });
   try {
     db.pragma('journal_mode = MEMORY'); // nothing is ever written: no journal file beside the lock

@@ -1,5 +1,7 @@
-import type { Dir } from '../http/pagination.js';
 import type { ReadOptions, Reader } from './reader.js';
+
+/** The order of a sorted list. */
+export type Dir = 'asc' | 'desc';
 
 /** One page of an offset list: conditions and the order are fixed fragments of the caller, values are bound. */
 export interface OffsetPageQuery {

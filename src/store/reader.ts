@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
-import { ApiError, queryTimeout } from '../errors.js';
-import { FairGate } from '../http/fair-gate.js';
+import { queryTimeout } from '../errors.js';
+import { FairGate } from '../limits/fair-gate.js';
 import { startWorker } from '../runtime/assets.js';
 import { budgetedRead, type ReadAnswer, type ReadMode, type ReadRequest } from './budget.js';
 import type { Db } from './db.js';
@@ -31,7 +31,6 @@ export interface Reader {
 
 /** Reads of one project in progress (one running, the others waiting); past that the project is told to retry (its backlog holds no one else up). */
 const MAX_PER_PROJECT = 16;
-const RETRY_AFTER_S = 2;
 
 function assertBudgeted(text: string): void {
   // a statement that never calls budget() could not be stopped: a mistake of the code, not of the input
@@ -90,39 +89,31 @@ class ReaderThread {
  * reads never hold the others up for longer than one of its reads (itself bounded by its budget).
  */
 export function startReader(file: string, threads: number): Reader {
-  const gate = new FairGate(threads, Infinity);
+  // one read of a project runs at a time: the rest of its MAX_PER_PROJECT wait their turn
+  const gate = new FairGate({
+    slots: threads,
+    maxWaiting: Infinity,
+    maxWaitingPerKey: MAX_PER_PROJECT - 1,
+    refusal: {
+      message: `${MAX_PER_PROJECT} long reads of this project are already in progress`,
+      suggestion: 'Wait for the pages and counts already asked for before asking for more',
+    },
+  });
   const idle = Array.from({ length: threads }, () => new ReaderThread(file));
   const all = [...idle];
-  const inProgress = new Map<string, number>();
   let stopped: Error | null = null;
 
   const ask = async (read: ReadOptions, text: string, params: unknown[], mode: ReadMode): Promise<never> => {
     assertBudgeted(text);
     if (stopped) throw stopped;
-    const { projectId } = read;
-    const asked = inProgress.get(projectId) ?? 0;
-    if (asked >= MAX_PER_PROJECT) {
-      throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', `${MAX_PER_PROJECT} long reads of this project are already in progress`, {
-        details: { retryAfter: RETRY_AFTER_S },
-        headers: { 'Retry-After': String(RETRY_AFTER_S) },
-        suggestion: 'Wait for the pages and counts already asked for before asking for more',
-      });
-    }
-    inProgress.set(projectId, asked + 1);
+    const release = await gate.acquire(read.projectId);
+    const thread = idle.pop()!;
     try {
-      const release = await gate.acquire(projectId);
-      const thread = idle.pop()!;
-      try {
-        if (stopped) throw stopped;
-        return answerOf(await thread.run({ text, params, mode, budgetMs: read.budgetMs }), read.budgetMs) as never;
-      } finally {
-        idle.push(thread);
-        release();
-      }
+      if (stopped) throw stopped;
+      return answerOf(await thread.run({ text, params, mode, budgetMs: read.budgetMs }), read.budgetMs) as never;
     } finally {
-      const left = inProgress.get(projectId)! - 1;
-      if (left === 0) inProgress.delete(projectId);
-      else inProgress.set(projectId, left);
+      idle.push(thread);
+      release();
     }
   };
   return {
@@ -150,9 +141,6 @@ export function inlineReader(db: Db): Reader {
     stop: async () => {},
   };
 }
-
-/** The context's reader, or reads on the calling thread where none was started. */
-export const readerOf = (ctx: { db: Db; reader?: Reader }): Reader => ctx.reader ?? inlineReader(ctx.db);
 
 /** What a read is for: answering a request, or a background job (which may take longer). */
 export type ReadPurpose = 'request' | 'job';

@@ -1,5 +1,5 @@
 import { SMTPServer } from 'smtp-server';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { headerSectionRefusal } from '../inbound/header-section.js';
 import { tlsMaterial } from '../inbound/tls.js';
 import { LoginDeadline, PerClientConnections } from '../net/connection-caps.js';
@@ -9,7 +9,7 @@ import { looksLikeKey } from '../projects/keys.js';
 import { findKeyOwner, getProject } from '../projects/store.js';
 import { MAX_REQUEST_BYTES } from '../send/service.js';
 import { FailedLogins, type LoginRefusal } from './failed-logins.js';
-import { SmtpReply, submitMessage } from './submit.js';
+import { SmtpReply, submitMessage, type SubmissionDeps } from './submit.js';
 
 /** What schema/send.json allows per request; refused at RCPT rather than after the whole message. */
 const MAX_RECIPIENTS = 50;
@@ -33,16 +33,16 @@ export interface SubmissionListener {
  * SMTP submission (RFC 6409) for applications that speak only SMTP: STARTTLS, then AUTH PLAIN or
  * LOGIN as `postmill` with a secret key; each message goes through the /v1/send pipeline.
  */
-export async function startSubmission(app: Ctx, port: number): Promise<SubmissionListener> {
-  const { host } = app.config.submission;
-  const tls = await tlsMaterial(app);
-  const failedLogins = new FailedLogins(app.clock);
+export async function startSubmission(core: Core, deps: SubmissionDeps, port: number): Promise<SubmissionListener> {
+  const { host } = core.config.submission;
+  const tls = await tlsMaterial(core);
+  const failedLogins = new FailedLogins(core.clock);
   // The operator's smtp.maxSize bounds submitted mail too, within the send pipeline's own limit.
-  const maxSize = Math.min(app.config.smtp.maxSize, MAX_REQUEST_BYTES);
-  const perClient = new PerClientConnections(app.config.smtp.maxPerClient);
-  const loginDeadline = new LoginDeadline(() => server, app.config.submission.loginTimeout * 1000);
+  const maxSize = Math.min(core.config.smtp.maxSize, MAX_REQUEST_BYTES);
+  const perClient = new PerClientConnections(core.config.smtp.maxPerClient);
+  const loginDeadline = new LoginDeadline(() => server, core.config.submission.loginTimeout * 1000);
   const server: SMTPServer = new SMTPServer({
-    name: app.config.hostname,
+    name: core.config.hostname,
     banner: 'Postmill submission',
     key: tls.key,
     cert: tls.cert,
@@ -52,7 +52,7 @@ export async function startSubmission(app: Ctx, port: number): Promise<Submissio
     authMethods: ['PLAIN', 'LOGIN'],
     disableReverseLookup: true,
     size: maxSize,
-    maxClients: app.config.smtp.maxClients,
+    maxClients: core.config.smtp.maxClients,
     socketTimeout: 60_000,
     closeTimeout: 2_000,
     logger: false,
@@ -70,7 +70,7 @@ export async function startSubmission(app: Ctx, port: number): Promise<Submissio
       const ip = session.remoteAddress;
       const refused = failedLogins.refusal(ip);
       if (refused) return callback(loginRefusal(refused));
-      const owner = auth.password && looksLikeKey(auth.password) ? findKeyOwner(app.db, auth.password) : null;
+      const owner = auth.password && looksLikeKey(auth.password) ? findKeyOwner(core.db, auth.password) : null;
       if (auth.username !== SUBMISSION_USER || owner?.kind !== 'secret') {
         failedLogins.failed(ip);
         return callback(new SmtpReply(535, `5.7.8 Authentication failed: the user is "${SUBMISSION_USER}", the password a project's secret key`));
@@ -80,7 +80,7 @@ export async function startSubmission(app: Ctx, port: number): Promise<Submissio
       callback(null, { user: owner.project.id });
     },
     onMailFrom(_address, session, callback) {
-      const project = getProject(app.db, String(session.user));
+      const project = getProject(core.db, String(session.user));
       if (!project || project.disabled) return callback(new SmtpReply(550, '5.7.1 This project is disabled'));
       callback();
     },
@@ -96,7 +96,8 @@ export async function startSubmission(app: Ctx, port: number): Promise<Submissio
           const refusal = headerSectionRefusal(raw);
           if (refusal) throw new SmtpReply(552, `5.3.4 ${refusal}`);
           return submitMessage(
-            app,
+            core,
+            deps,
             String(session.user),
             raw,
             session.envelope.rcptTo.map((r) => r.address),
@@ -108,7 +109,7 @@ export async function startSubmission(app: Ctx, port: number): Promise<Submissio
         );
     },
   });
-  const bound = await listenSmtp(server, port, host, 'submission', (err) => app.log.warn('submission listener error', { error: err.message }));
+  const bound = await listenSmtp(server, port, host, 'submission', (err) => core.log.warn('submission listener error', { error: err.message }));
   return {
     address: `${host}:${bound.port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

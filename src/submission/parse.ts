@@ -1,6 +1,6 @@
 // A submitted message from its bytes to a checked send request, on a compose thread: parsing the
 // MIME of a message of up to 40 MB would otherwise hold the main thread, and every project with it.
-import type { Ctx } from '../context.js';
+import type { Pools } from '../threads/pool.js';
 import { ApiError, badRequest, validationFailed } from '../errors.js';
 import { MB } from '../http/json-body.js';
 import { answerParsed, checkSend, receivedParsed, type ParsedSend } from '../send/parse.js';
@@ -44,8 +44,8 @@ export const submissionParseHandlers: Handlers<SubmissionParseOps> = {
 };
 
 /** Parsed on the heavy thread past 1 MB (where it never queues ahead of ordinary sends), on a compose thread below; the bytes move there. */
-export async function parseSubmission(ctx: Ctx, raw: Buffer, recipients: string[]): Promise<ParsedSubmission> {
-  const pool = raw.length > MB ? ctx.threads.heavy : ctx.threads.compose;
+export async function parseSubmission(threads: Pools<SubmissionParseOps>, raw: Buffer, recipients: string[]): Promise<ParsedSubmission> {
+  const pool = raw.length > MB ? threads.heavy : threads.compose;
   const { bytes, transfer } = handedOver(raw);
   const parsed = await pool.run('parseSubmission', { bytes, recipients }, transfer);
   return { ...parsed, send: receivedParsed(parsed.send) };

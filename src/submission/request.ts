@@ -2,7 +2,7 @@
 // pipeline judge it.
 import type { AddressObject, ParsedMail } from 'mailparser';
 import type { AddressInput, AttachmentInput, SendRequest } from '../send/request.js';
-import { escapeHtml } from '../templates/render.js';
+import { escapeHtml } from '../render/render.js';
 
 /** Headers of the submitted message carried over as custom headers; the send writes every other one itself. */
 const CARRIED = /^(x-.+|message-id|in-reply-to|references|list-unsubscribe|list-unsubscribe-post|list-id|precedence|auto-submitted|feedback-id)$/i;

@@ -1,11 +1,12 @@
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { ApiError, FlatError } from '../errors.js';
-import { admitRequest } from '../http/admission.js';
+import { admitRequest, type Admission } from '../limits/admission.js';
 import { MB } from '../http/json-body.js';
 import { claimKey, releaseKey, settleKey } from '../idempotency/store.js';
 import { sendEmails } from '../send/service.js';
-import { ThreadDied } from '../threads/pool.js';
-import { parseSubmission } from './parse.js';
+import { ThreadDied, type Pools } from '../threads/pool.js';
+import { parseSubmission, type SubmissionParseOps } from './parse.js';
+import type { ComposeOps } from '../compose/compose-ops.js';
 
 /** An SMTP reply code with its text: what smtp-server answers for an error that carries `responseCode`. */
 export class SmtpReply extends Error {
@@ -46,35 +47,41 @@ const keyOf = (messageId: string) => `message-id:${messageId}`;
  * the project's request rate, and one over 1 MB waits for a heavy request's turn as a large
  * /v1/send does. Answers the 250 text; throws SmtpReply.
  */
-export async function submitMessage(ctx: Ctx, projectId: string, raw: Buffer, recipients: string[]): Promise<string> {
+/** What a submission needs beside the core: the API's admission (rate, heavy turns) and the threads that parse and compose. */
+export interface SubmissionDeps {
+  admission: Admission;
+  threads: Pools<ComposeOps & SubmissionParseOps>;
+}
+
+export async function submitMessage(core: Core, deps: SubmissionDeps, projectId: string, raw: Buffer, recipients: string[]): Promise<string> {
   try {
-    admitRequest(ctx.admission, projectId);
-    const release = raw.length > MB ? await ctx.admission.heavy.acquire(projectId) : null;
+    admitRequest(deps.admission, projectId);
+    const release = raw.length > MB ? await deps.admission.heavy.acquire(projectId) : null;
     try {
-      return await sendParsed(ctx, projectId, raw, recipients);
+      return await sendParsed(core, deps.threads, projectId, raw, recipients);
     } finally {
       release?.();
     }
   } catch (err) {
     const reply = smtpReplyOf(err);
-    if (reply.responseCode === 451 && !(err instanceof SmtpReply)) ctx.log.error('submission failed', { error: String(err) });
+    if (reply.responseCode === 451 && !(err instanceof SmtpReply)) core.log.error('submission failed', { error: String(err) });
     throw reply;
   }
 }
 
-async function sendParsed(ctx: Ctx, projectId: string, raw: Buffer, recipients: string[]): Promise<string> {
-  const { send, messageId } = await parseSubmission(ctx, raw, recipients);
-  if (!messageId) return accepted(await sendEmails(ctx, projectId, send));
-  const earlier = claimKey(ctx.db, projectId, keyOf(messageId), 'SMTP submission', ctx.clock.now());
+async function sendParsed(core: Core, threads: SubmissionDeps['threads'], projectId: string, raw: Buffer, recipients: string[]): Promise<string> {
+  const { send, messageId } = await parseSubmission(threads, raw, recipients);
+  if (!messageId) return accepted(await sendEmails(core, threads, projectId, send));
+  const earlier = claimKey(core.db, projectId, keyOf(messageId), 'SMTP submission', core.clock.now());
   if (earlier?.statusCode === 200) return `2.0.0 Already accepted: ${messageId}`;
   if (earlier) throw new SmtpReply(451, `4.3.0 ${messageId} is being sent; try again later`);
   try {
-    const emails = await sendEmails(ctx, projectId, send);
-    settleKey(ctx.db, projectId, keyOf(messageId), 200);
+    const emails = await sendEmails(core, threads, projectId, send);
+    settleKey(core.db, projectId, keyOf(messageId), 200);
     return accepted(emails);
   } catch (err) {
     // The send writes all recipients in one transaction or none: a failed one may be retried.
-    releaseKey(ctx.db, projectId, keyOf(messageId));
+    releaseKey(core.db, projectId, keyOf(messageId));
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 // Which mail a suppressed address (hard bounce, complaint) may still get: by content type, whatever
 // the route. Every sending path asks here (the /v1/send refusal, the delivery job's last check).
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import type { MessageType, SourceType } from '../emails/store.js';
 import { badRequest } from '../errors.js';
 import type { Db } from '../store/db.js';
@@ -19,8 +19,8 @@ export function suppressionWithholding(db: Db, projectId: string, address: strin
  * Refuses a send the API asked for (a /v1/send, a campaign's test) to a suppressed address (400),
  * before anything is written; `subscribed: true` does not lift a suppression.
  */
-export function refuseSuppressed(ctx: Ctx, projectId: string, address: string, mail: { messageType: MessageType; sourceType: SourceType }): void {
-  const reason = suppressionWithholding(ctx.db, projectId, address, mail);
+export function refuseSuppressed(core: Core, projectId: string, address: string, mail: { messageType: MessageType; sourceType: SourceType }): void {
+  const reason = suppressionWithholding(core.db, projectId, address, mail);
   if (reason === null) return;
   throw badRequest(
     `${address} is suppressed after a ${reason}: ${mail.sourceType === 'CAMPAIGN' ? 'campaign mail' : `${mail.messageType} content`} never goes to it`,

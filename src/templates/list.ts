@@ -1,4 +1,4 @@
-import type { Dir } from '../http/pagination.js';
+import type { Dir } from '../store/offset-page.js';
 import { offsetPage, searchCondition } from '../store/offset-page.js';
 import { TEMPLATE_COLUMNS, toTemplate, type Template, type TemplateRow, type TemplateType } from './store.js';
 import type { ReadOptions, Reader } from '../store/reader.js';

@@ -2,9 +2,10 @@
 // preview. The same rendering as a send (variables, escaping, the text part), on a compose thread.
 import { mergeData, type ContactData } from '../contacts/data.js';
 import { findContactById, type Contact } from '../contacts/store.js';
-import type { Ctx } from '../context.js';
+import type { Db } from '../store/db.js';
+import type { Pools } from '../threads/pool.js';
 import { foundOr404 } from '../errors.js';
-import type { RenderedMessage } from '../compose/compose-ops.js';
+import type { ComposeOps, RenderedMessage } from '../compose/compose-ops.js';
 import type { ContactLinks } from '../compose/links.js';
 import { contactScope } from '../compose/scope.js';
 
@@ -42,11 +43,11 @@ const standIn = (projectId: string): Contact => ({
 });
 
 /** Subject, HTML and text part as a send to that contact would carry them, untracked and with PREVIEW_LINKS. */
-export async function previewTemplate(ctx: Pick<Ctx, 'db' | 'threads'>, projectId: string, input: PreviewInput): Promise<RenderedMessage> {
-  const contact = input.contactId ? foundOr404(findContactById(ctx.db, projectId, input.contactId), 'Contact') : standIn(projectId);
+export async function previewTemplate(db: Db, threads: Pools<ComposeOps>, projectId: string, input: PreviewInput): Promise<RenderedMessage> {
+  const contact = input.contactId ? foundOr404(findContactById(db, projectId, input.contactId), 'Contact') : standIn(projectId);
   // the data rules of a send (reserved keys dropped, null deletes, one-off values), nothing stored
   const { data, oneOff } = mergeData(contact.data, input.data);
   const scope = contactScope({ ...contact, data }, oneOff, PREVIEW_LINKS);
   // a body is at most the request's 1 MB, like a template's: an ordinary compose task
-  return ctx.threads.compose.run('render', { content: { subject: input.subject, html: input.body }, scope });
+  return threads.compose.run('render', { content: { subject: input.subject, html: input.body }, scope });
 }

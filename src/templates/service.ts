@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { assertSender } from '../domains/sender.js';
 import { ApiError, foundOr404 } from '../errors.js';
-import { sendTestMessage } from '../compose/test-send.js';
-import { resolveContent } from '../send/content.js';
 import { deleteTemplateRow, findTemplateById, insertTemplate, updateTemplate, type Template, type TemplateType } from './store.js';
-import type { TemplateUsage } from './usage.js';
+import type { TemplateUsage, Usages } from '../usage/usages.js';
 import { countEmailsOfTemplate } from '../emails/store.js';
-import { readerOf, readFor } from '../store/reader.js';
+import { readFor } from '../store/reader.js';
 
 export interface TemplateInput {
   name: string;
@@ -22,9 +20,9 @@ export interface TemplateInput {
 
 export type TemplatePatch = Partial<TemplateInput>;
 
-export function createTemplate(ctx: Ctx, projectId: string, input: TemplateInput): Template {
-  assertSender(ctx, projectId, input.from);
-  const now = ctx.clock.now();
+export function createTemplate(core: Core, projectId: string, input: TemplateInput): Template {
+  assertSender(core, projectId, input.from);
+  const now = core.clock.now();
   const template: Template = {
     id: randomUUID(),
     projectId,
@@ -39,19 +37,19 @@ export function createTemplate(ctx: Ctx, projectId: string, input: TemplateInput
     createdAt: now,
     updatedAt: now,
   };
-  insertTemplate(ctx.db, template);
+  insertTemplate(core.db, template);
   return template;
 }
 
-export function getTemplate(ctx: Ctx, projectId: string, id: string): Template {
-  return foundOr404(findTemplateById(ctx.db, projectId, id), 'Template');
+export function getTemplate(core: Core, projectId: string, id: string): Template {
+  return foundOr404(findTemplateById(core.db, projectId, id), 'Template');
 }
 
 /** Applies the given fields; a sender that changes must pass the domain check again. */
-export function patchTemplate(ctx: Ctx, projectId: string, id: string, patch: TemplatePatch): Template {
-  return ctx.bus.tx(() => {
-    const existing = getTemplate(ctx, projectId, id);
-    if (patch.from !== undefined && patch.from.toLowerCase() !== existing.from.toLowerCase()) assertSender(ctx, projectId, patch.from);
+export function patchTemplate(core: Core, projectId: string, id: string, patch: TemplatePatch): Template {
+  return core.bus.tx(() => {
+    const existing = getTemplate(core, projectId, id);
+    if (patch.from !== undefined && patch.from.toLowerCase() !== existing.from.toLowerCase()) assertSender(core, projectId, patch.from);
     const template: Template = {
       ...existing,
       name: patch.name ?? existing.name,
@@ -62,35 +60,29 @@ export function patchTemplate(ctx: Ctx, projectId: string, id: string, patch: Te
       fromName: patch.fromName === undefined ? existing.fromName : patch.fromName,
       replyTo: patch.replyTo === undefined ? existing.replyTo : patch.replyTo,
       type: patch.type ?? existing.type,
-      updatedAt: ctx.clock.now(),
+      updatedAt: core.clock.now(),
     };
-    updateTemplate(ctx.db, template);
+    updateTemplate(core.db, template);
     return template;
   });
 }
 
-export async function usageOfTemplate(ctx: Ctx, projectId: string, id: string): Promise<TemplateUsage> {
-  const references = ctx.usage.templates.collect(ctx, projectId, getTemplate(ctx, projectId, id).id);
-  return { ...references, emailsSent: await countEmailsOfTemplate(readerOf(ctx), readFor(ctx.config, projectId, 'request'), id) };
-}
-
-/** One test message of the saved template to `email` (see sendTestMessage): the content a `/v1/send` of it would have. */
-export async function testTemplate(ctx: Ctx, projectId: string, id: string, email: string): Promise<{ emailId: string; to: string }> {
-  const template = getTemplate(ctx, projectId, id);
-  return sendTestMessage(ctx, resolveContent(ctx, projectId, { to: email, template: template.id }, []), email);
+export async function usageOfTemplate(core: Core, usage: Usages, projectId: string, id: string): Promise<TemplateUsage> {
+  const references = usage.templates.collect(core, projectId, getTemplate(core, projectId, id).id);
+  return { ...references, emailsSent: await countEmailsOfTemplate(core.reader, readFor(core.config, projectId, 'request'), id) };
 }
 
 /** Refused while a workflow step would still send it. */
-export function deleteTemplate(ctx: Ctx, projectId: string, id: string): void {
-  ctx.bus.tx(() => {
-    const { workflowSteps } = ctx.usage.templates.collect(ctx, projectId, getTemplate(ctx, projectId, id).id);
+export function deleteTemplate(core: Core, usage: Usages, projectId: string, id: string): void {
+  core.bus.tx(() => {
+    const { workflowSteps } = usage.templates.collect(core, projectId, getTemplate(core, projectId, id).id);
     if (workflowSteps.length > 0) {
       throw new ApiError(409, 'CONFLICT', `The template is used by ${workflowSteps.length} workflow step(s)`, {
         details: { workflowSteps },
         suggestion: 'Point those workflow steps at another template, or delete them, first',
       });
     }
-    deleteTemplateRow(ctx.db, projectId, id);
+    deleteTemplateRow(core.db, projectId, id);
   });
 }
 
@@ -102,12 +94,12 @@ const COPY_SUFFIX = ' (Copy)';
 const copyName = (name: string) => [...name].slice(0, NAME_MAX_LENGTH - COPY_SUFFIX.length).join('') + COPY_SUFFIX;
 
 /** A copy named `NAME (Copy)`, with its own id and timestamps. */
-export function duplicateTemplate(ctx: Ctx, projectId: string, id: string): Template {
-  return ctx.bus.tx(() => {
-    const original = getTemplate(ctx, projectId, id);
-    const now = ctx.clock.now();
+export function duplicateTemplate(core: Core, projectId: string, id: string): Template {
+  return core.bus.tx(() => {
+    const original = getTemplate(core, projectId, id);
+    const now = core.clock.now();
     const copy: Template = { ...original, id: randomUUID(), name: copyName(original.name), createdAt: now, updatedAt: now };
-    insertTemplate(ctx.db, copy);
+    insertTemplate(core.db, copy);
     return copy;
   });
 }

@@ -57,6 +57,12 @@ export class ThreadDied extends ApiError {
   }
 }
 
+/** The two pools of compose threads as a feature sees them: the ordinary ones and the heavy one, each answering `M`. */
+export interface Pools<M extends OpMap> {
+  compose: ThreadPool<M>;
+  heavy: ThreadPool<M>;
+}
+
 export interface ThreadPool<M extends OpMap> {
   run<K extends keyof M & string>(op: K, input: M[K]['input'], transfer?: readonly ArrayBuffer[]): Promise<M[K]['output']>;
   close(): Promise<void>;

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../templates/render.js';
+import { escapeHtml } from '../render/render.js';
 
 /** `ann@example.com` -> `a**@example.com`: enough for people to recognise their address, nothing for a stranger. */
 export function maskEmail(email: string): string {

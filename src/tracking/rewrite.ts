@@ -1,5 +1,5 @@
 import { decodeHTMLAttribute } from 'entities';
-import { escapeHtml } from '../templates/render.js';
+import { escapeHtml } from '../render/render.js';
 import { memoizedSource } from '../memo.js';
 import { trackableUrl } from './url.js';
 

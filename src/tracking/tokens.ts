@@ -2,8 +2,9 @@
 // base64url of a compact binary payload followed by its HMAC-SHA256, so links are short,
 // unforgeable and name no enumerable ids.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Ctx } from '../context.js';
-import { sql, type Db } from '../store/db.js';
+import type { Core } from '../core.js';
+import type { Db } from '../store/db.js';
+import { settingOrCreate } from '../store/settings.js';
 
 export type ContactTokenKind = 'unsubscribe' | 'subscribe' | 'manage';
 
@@ -34,9 +35,8 @@ const secrets = new WeakMap<Db, Buffer>();
 export function tokenSecret(db: Db): Buffer {
   let secret = secrets.get(db);
   if (!secret) {
-    sql(db, 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(SECRET_SETTING, randomBytes(32).toString('hex'));
-    const row = sql(db, 'SELECT value FROM settings WHERE name = ?').get(SECRET_SETTING) as { value: string };
-    secrets.set(db, (secret = Buffer.from(row.value, 'hex')));
+    const stored = settingOrCreate(db, SECRET_SETTING, () => randomBytes(32).toString('hex'));
+    secrets.set(db, (secret = Buffer.from(stored, 'hex')));
   }
   return secret;
 }
@@ -91,7 +91,7 @@ export function signTokenWith(secret: Buffer, payload: TokenPayload): string {
   return Buffer.concat([bytes, mac(secret, bytes)]).toString('base64url');
 }
 
-export const signToken = (ctx: Pick<Ctx, 'db'>, payload: TokenPayload): string => signTokenWith(tokenSecret(ctx.db), payload);
+export const signToken = (ctx: Pick<Core, 'db'>, payload: TokenPayload): string => signTokenWith(tokenSecret(ctx.db), payload);
 
 const signed = (secret: Buffer, bytes: Buffer) => Buffer.concat([bytes, mac(secret, bytes)]).toString('base64url');
 
@@ -125,7 +125,7 @@ function verified(secret: Buffer, token: string): Buffer | null {
 }
 
 /** The payload of a token this store signed, or null for anything else (never throws). */
-export function verifyToken(ctx: Pick<Ctx, 'db'>, token: string): TokenPayload | null {
+export function verifyToken(ctx: Pick<Core, 'db'>, token: string): TokenPayload | null {
   if (token.length > MAX_TOKEN_CHARS) return null;
   const secret = tokenSecret(ctx.db);
   const [first, second, extra] = token.split(HALVES);

@@ -2,7 +2,7 @@
 // message: a campaign renders the same template for every recipient, and scanning each rendering
 // for anchors cost more than all the rest of its tracking.
 import { memoizedSource } from '../memo.js';
-import { htmlTemplateParts, renderHtml, renderHtmlValues, type Scope } from '../templates/render.js';
+import { htmlTemplateParts, renderHtml, renderHtmlValues, type Scope } from '../render/render.js';
 import { addTracking, BODY_CLOSE, HREF, openPixel, trackedHref, type TrackingLinks } from './rewrite.js';
 
 /** Template text, or the index of a placeholder's value. */

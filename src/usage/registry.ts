@@ -1,15 +1,15 @@
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 
 /** Lists of references (`[{id, name}]`, ...) and counts, as usage answers hold them. */
 export type UsageShape = Record<string, unknown[] | number>;
 
 /** A resource that references something (a field, an event name, a template) reports its uses. */
-export type UsageProvider<U extends UsageShape> = (ctx: Ctx, projectId: string, subject: string) => Partial<U>;
+export type UsageProvider<U extends UsageShape> = (core: Core, projectId: string, subject: string) => Partial<U>;
 
 export interface UsageRegistry<U extends UsageShape> {
   register(provider: UsageProvider<U>): void;
   /** Every provider's findings together: lists joined, counts added. */
-  collect(ctx: Ctx, projectId: string, subject: string): U;
+  collect(core: Core, projectId: string, subject: string): U;
 }
 
 /**
@@ -20,10 +20,10 @@ export function createUsageRegistry<U extends UsageShape>(empty: () => U): Usage
   const providers: UsageProvider<U>[] = [];
   return {
     register: (provider) => void providers.push(provider),
-    collect(ctx, projectId, subject) {
+    collect(core, projectId, subject) {
       const usage = empty();
       for (const provider of providers) {
-        const found = provider(ctx, projectId, subject);
+        const found = provider(core, projectId, subject);
         for (const key of Object.keys(found) as (keyof U)[]) {
           const current = usage[key];
           const more = found[key];

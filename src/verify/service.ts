@@ -1,15 +1,31 @@
-import type { Ctx } from '../context.js';
+import type { Clock } from '../clock.js';
+import type { Dns } from '../dns/resolver.js';
 import { parseEmailAddress } from '../addresses/email.js';
 import { cachingDns } from '../dns/cache.js';
-import { limitedDns } from '../dns/limit.js';
+import { FairGate } from '../limits/fair-gate.js';
 import { domainFacts } from './domain.js';
 import { isDisposableDomain, isForwardingDomain, isFreeMailDomain } from './lists.js';
 import { suggestDomain } from './typos.js';
 
-/** DNS answers about a domain are kept this long (failures never). */
+/** DNS answers about a domain are kept this long. */
 export const VERIFY_CACHE_MS = 10 * 60_000;
-/** Queries in flight at once for verification; more wait in memory. */
-const DNS_CONCURRENCY = 16;
+/** A lookup that failed (a timeout, SERVFAIL) is kept this long: asking again at once would only wait again. */
+export const VERIFY_FAILURE_MS = 30_000;
+
+/**
+ * Verifications asking DNS at once: 16 in the daemon, 4 per project (each asks up to four queries
+ * at once, so a project alone keeps the 16 queries in flight it had), the waiting projects served in
+ * rotation. A project whose names never answer holds only its own four turns; past 64 waiting
+ * verifications of one project (1000 in all), 429.
+ */
+const verifyTurns = () =>
+  new FairGate({
+    slots: 16,
+    perKey: 4,
+    maxWaiting: 1000,
+    maxWaitingPerKey: 64,
+    refusal: { message: 'Too many verifications of this project are in progress', suggestion: 'Retry shortly, or verify fewer addresses at once' },
+  });
 
 export interface Verdict {
   email: string;
@@ -27,7 +43,8 @@ export interface Verdict {
 }
 
 export interface Verifier {
-  verify(email: string): Promise<Verdict>;
+  /** The verdict on `email`, asking DNS in one of the project's turns. */
+  verify(projectId: string, email: string): Promise<Verdict>;
 }
 
 const invalidSyntax = (email: string): Verdict => ({
@@ -46,16 +63,25 @@ const invalidSyntax = (email: string): Verdict => ({
 
 /**
  * Address verification over `dns.servers`: one verifier per daemon, whose DNS answers are kept 10
- * minutes per name and whose queries are bounded in number.
+ * minutes per name (failures 30 s) and whose lookups take turns between projects.
  */
-export function createVerifier(ctx: Ctx): Verifier {
-  const dns = cachingDns(limitedDns(ctx.dns, DNS_CONCURRENCY), ctx.clock, VERIFY_CACHE_MS);
+export function createVerifier(resolver: Dns, clock: Clock): Verifier {
+  const dns = cachingDns(resolver, clock, { keepMs: VERIFY_CACHE_MS, failureMs: VERIFY_FAILURE_MS });
+  const turns = verifyTurns();
+  const factsOf = async (projectId: string, domain: string) => {
+    const release = await turns.acquire(projectId);
+    try {
+      return await domainFacts(dns, domain);
+    } finally {
+      release();
+    }
+  };
   return {
-    async verify(email) {
+    async verify(projectId, email) {
       const address = parseEmailAddress(email.trim());
       if (!address) return invalidSyntax(email);
       const domain = address.domain.toLowerCase();
-      const facts = await domainFacts(dns, domain);
+      const facts = await factsOf(projectId, domain);
       const reasons: string[] = [];
       const suggested = suggestDomain(domain);
       const plus = address.local.indexOf('+');

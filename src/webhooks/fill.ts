@@ -12,7 +12,7 @@
 //   itself, so `李雷` arrives as `%E6%9D%8E%E9%9B%B7` and `50% off` as `50%25%20off`, which a
 //   receiver turns back with decodeURIComponent.
 import type { FieldError } from '../errors.js';
-import { plainParts, type Scope } from '../templates/render.js';
+import { plainParts, type Scope } from '../render/render.js';
 import { WebhookError } from './request.js';
 
 const HEX = '0123456789ABCDEF';

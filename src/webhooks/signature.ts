@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'X-Postmill-Signature';
 /** What SIGNATURE_HEADER holds, as the settings route and the README spell it. */
@@ -9,6 +9,3 @@ export function signatureOf(secret: string, body: string, nowMs: number): string
   const t = Math.floor(nowMs / 1000);
   return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
 }
-
-/** A new signing secret (GET /settings/webhooks shows it). */
-export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('hex')}`;

@@ -1,7 +1,7 @@
 // Starting, listing and cancelling executions.
 import { randomUUID } from 'node:crypto';
 import type { Contact } from '../contacts/store.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { conflict, foundOr404 } from '../errors.js';
 import {
   activeExecutions,
@@ -26,14 +26,14 @@ export type StartRefusal = 'already-entered' | 'already-active';
  * it once at a time. An event starts a workflow once, however often its reaction runs.
  */
 export function startExecution(
-  ctx: Ctx,
+  core: Core,
   graph: WorkflowGraph,
   contact: Contact,
   start: { trigger: TriggerEvent | null; context: Record<string, unknown> },
 ): Execution | StartRefusal {
-  return ctx.bus.tx(() => {
-    if (hasExecution(ctx.db, graph.id, contact.id, graph.allowReentry)) return graph.allowReentry ? 'already-active' : 'already-entered';
-    const now = ctx.clock.now();
+  return core.bus.tx(() => {
+    if (hasExecution(core.db, graph.id, contact.id, graph.allowReentry)) return graph.allowReentry ? 'already-active' : 'already-entered';
+    const now = core.clock.now();
     const trigger = triggerStep(graph);
     const execution: Execution = {
       id: randomUUID(),
@@ -52,8 +52,8 @@ export function startExecution(
       finishedAt: null,
       updatedAt: now,
     };
-    if (!insertExecution(ctx.db, execution)) return 'already-entered';
-    insertStepRun(ctx.db, {
+    if (!insertExecution(core.db, execution)) return 'already-entered';
+    insertStepRun(core.db, {
       executionId: execution.id,
       seq: 0,
       stepId: trigger.id,
@@ -64,32 +64,32 @@ export function startExecution(
       startedAt: now,
       finishedAt: now,
     });
-    advance(ctx, graph, execution, ['RUNNING'], null);
-    return foundOr404(findExecution(ctx.db, graph.projectId, execution.id), 'Execution');
+    advance(core, graph, execution, ['RUNNING'], null);
+    return foundOr404(findExecution(core.db, graph.projectId, execution.id), 'Execution');
   });
 }
 
-export function getExecution(ctx: Ctx, graph: WorkflowGraph, id: string): Execution {
-  const execution = findExecution(ctx.db, graph.projectId, id);
+export function getExecution(core: Core, graph: WorkflowGraph, id: string): Execution {
+  const execution = findExecution(core.db, graph.projectId, id);
   return foundOr404(execution?.workflowId === graph.id ? execution : null, 'Execution');
 }
 
 /** Cancels a running or waiting execution; one that already ended is 409. */
-export function cancelExecution(ctx: Ctx, graph: WorkflowGraph, id: string): Execution {
-  return ctx.bus.tx(() => {
-    const execution = getExecution(ctx, graph, id);
-    const cancelled = moveExecution(ctx.db, execution.id, execution.seq, ACTIVE_STATUSES, { status: 'CANCELLED', currentStepId: execution.currentStepId, seq: execution.seq + 1 }, ctx.clock.now());
+export function cancelExecution(core: Core, graph: WorkflowGraph, id: string): Execution {
+  return core.bus.tx(() => {
+    const execution = getExecution(core, graph, id);
+    const cancelled = moveExecution(core.db, execution.id, execution.seq, ACTIVE_STATUSES, { status: 'CANCELLED', currentStepId: execution.currentStepId, seq: execution.seq + 1 }, core.clock.now());
     if (!cancelled) throw conflict(`The execution has already ended (${execution.status})`, { status: execution.status });
-    return getExecution(ctx, graph, id);
+    return getExecution(core, graph, id);
   });
 }
 
 /** Cancels every running or waiting execution of the workflow; answers how many. */
-export function cancelAllExecutions(ctx: Ctx, graph: WorkflowGraph): number {
-  return ctx.bus.tx(() => {
-    const now = ctx.clock.now();
-    return activeExecutions(ctx.db, graph.id).filter(({ id, seq, currentStepId }) =>
-      moveExecution(ctx.db, id, seq, ACTIVE_STATUSES, { status: 'CANCELLED', currentStepId, seq: seq + 1 }, now),
+export function cancelAllExecutions(core: Core, graph: WorkflowGraph): number {
+  return core.bus.tx(() => {
+    const now = core.clock.now();
+    return activeExecutions(core.db, graph.id).filter(({ id, seq, currentStepId }) =>
+      moveExecution(core.db, id, seq, ACTIVE_STATUSES, { status: 'CANCELLED', currentStepId, seq: seq + 1 }, now),
     ).length;
   });
 }

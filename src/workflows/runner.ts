@@ -3,7 +3,7 @@
 // it is still at that number (compare and set), records the step's run, applies the step's effect and
 // queues the next job. A job that runs twice, an event racing a timeout, a cancel: one of them wins.
 import { findContactById } from '../contacts/store.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { ApiError } from '../errors.js';
 import type { JobHandler } from '../jobs/runner.js';
 import { cachedRow } from '../store/row-cache.js';
@@ -13,7 +13,7 @@ import { executionScope } from './scope.js';
 import { conditionStep } from './steps/condition.js';
 import { exitStep } from './steps/exit.js';
 import { sendEmailStep } from './steps/send-email.js';
-import type { StepHandler, StepResult } from './steps/step.js';
+import type { StepHandler, StepResult, StepTools } from './steps/step.js';
 import { delayStep, waitForEventStep } from './steps/timing.js';
 import { updateContactStep } from './steps/update-contact.js';
 import { webhookStep } from './steps/webhook.js';
@@ -39,10 +39,10 @@ const HANDLERS: Record<AddableStepType, StepHandler> = {
 };
 
 /** The graph of a workflow, memoized until a workflow, step or transition changes. */
-export function loadGraph(ctx: Ctx, projectId: string, workflowId: string): WorkflowGraph | null {
-  return cachedRow(ctx.db, ['workflows', 'workflow_steps', 'workflow_transitions'], `workflow:${projectId}:${workflowId}`, () => {
-    const workflow = findWorkflow(ctx.db, projectId, workflowId);
-    return workflow ? graphOf(ctx.db, workflow) : null;
+export function loadGraph(core: Core, projectId: string, workflowId: string): WorkflowGraph | null {
+  return cachedRow(core.db, ['workflows', 'workflow_steps', 'workflow_transitions'], `workflow:${projectId}:${workflowId}`, () => {
+    const workflow = findWorkflow(core.db, projectId, workflowId);
+    return workflow ? graphOf(core.db, workflow) : null;
   });
 }
 
@@ -50,49 +50,49 @@ export function loadGraph(ctx: Ctx, projectId: string, workflowId: string): Work
  * Queues the job of step number `seq`: now to run it, or at `timerAt` to end its wait (a second job
  * for the same step, so its key differs from the running one's). Safe to call twice for either.
  */
-export function queueStep(ctx: Ctx, execution: Pick<Execution, 'id' | 'projectId'>, seq: number, timerAt?: number): void {
+export function queueStep(core: Core, execution: Pick<Execution, 'id' | 'projectId'>, seq: number, timerAt?: number): void {
   const payload: StepJobPayload = { executionId: execution.id, seq };
   const uniqueKey = `${STEP_JOB}:${execution.id}:${seq}${timerAt === undefined ? '' : ':timer'}`;
-  ctx.jobs.enqueue(STEP_JOB, payload, { projectId: execution.projectId, uniqueKey, maxAttempts: 20, ...(timerAt === undefined ? {} : { runAt: timerAt }) });
+  core.jobs.enqueue(STEP_JOB, payload, { projectId: execution.projectId, uniqueKey, maxAttempts: 20, ...(timerAt === undefined ? {} : { runAt: timerAt }) });
 }
 
 /**
  * Moves the execution past its step, which ended with `branch`: to the step it leads to (RUNNING,
  * its job queued), or COMPLETED when it leads nowhere. In the caller's transaction.
  */
-export function advance(ctx: Ctx, graph: WorkflowGraph, execution: Execution, from: readonly ExecutionStatus[], branch: string | null): boolean {
-  const now = ctx.clock.now();
+export function advance(core: Core, graph: WorkflowGraph, execution: Execution, from: readonly ExecutionStatus[], branch: string | null): boolean {
+  const now = core.clock.now();
   const next = execution.currentStepId ? nextStep(graph, execution.currentStepId, branch) : null;
   const seq = execution.seq + 1;
-  if (!next) return moveExecution(ctx.db, execution.id, execution.seq, from, { status: 'COMPLETED', currentStepId: null, seq }, now);
-  if (!moveExecution(ctx.db, execution.id, execution.seq, from, { status: 'RUNNING', currentStepId: next.id, seq }, now)) return false;
-  queueStep(ctx, execution, seq);
+  if (!next) return moveExecution(core.db, execution.id, execution.seq, from, { status: 'COMPLETED', currentStepId: null, seq }, now);
+  if (!moveExecution(core.db, execution.id, execution.seq, from, { status: 'RUNNING', currentStepId: next.id, seq }, now)) return false;
+  queueStep(core, execution, seq);
   return true;
 }
 
 /** Writes a step's outcome; answers false when someone else already moved the execution. */
-function settle(ctx: Ctx, graph: WorkflowGraph, execution: Execution, step: Step, result: StepResult, startedAt: number): boolean {
-  return ctx.bus.tx(() => {
-    const now = ctx.clock.now();
+function settle(core: Core, graph: WorkflowGraph, execution: Execution, step: Step, result: StepResult, startedAt: number): boolean {
+  return core.bus.tx(() => {
+    const now = core.clock.now();
     const run = { executionId: execution.id, seq: execution.seq, stepId: step.id, stepType: step.type, output: result.output ?? null, startedAt };
     const running: readonly ExecutionStatus[] = ['RUNNING'];
     switch (result.kind) {
       case 'next':
-        if (!advance(ctx, graph, execution, running, result.branch ?? null)) return false;
+        if (!advance(core, graph, execution, running, result.branch ?? null)) return false;
         result.effect?.();
-        insertStepRun(ctx.db, { ...run, status: 'COMPLETED', error: null, finishedAt: now });
+        insertStepRun(core.db, { ...run, status: 'COMPLETED', error: null, finishedAt: now });
         return true;
       case 'wait':
-        if (!moveExecution(ctx.db, execution.id, execution.seq, running, { status: 'WAITING', currentStepId: step.id, seq: execution.seq, waitEventName: result.eventName ?? null }, now)) return false;
-        insertStepRun(ctx.db, { ...run, status: 'WAITING', error: null, finishedAt: null });
-        if (result.until !== null) queueStep(ctx, execution, execution.seq, result.until);
+        if (!moveExecution(core.db, execution.id, execution.seq, running, { status: 'WAITING', currentStepId: step.id, seq: execution.seq, waitEventName: result.eventName ?? null }, now)) return false;
+        insertStepRun(core.db, { ...run, status: 'WAITING', error: null, finishedAt: null });
+        if (result.until !== null) queueStep(core, execution, execution.seq, result.until);
         return true;
       case 'exit':
       case 'fail': {
         const status = result.kind === 'exit' ? 'EXITED' : 'FAILED';
         const error = result.kind === 'fail' ? result.error : null;
-        if (!moveExecution(ctx.db, execution.id, execution.seq, running, { status, currentStepId: step.id, seq: execution.seq + 1, error }, now)) return false;
-        insertStepRun(ctx.db, { ...run, status: result.kind === 'exit' ? 'COMPLETED' : 'FAILED', error, finishedAt: now });
+        if (!moveExecution(core.db, execution.id, execution.seq, running, { status, currentStepId: step.id, seq: execution.seq + 1, error }, now)) return false;
+        insertStepRun(core.db, { ...run, status: result.kind === 'exit' ? 'COMPLETED' : 'FAILED', error, finishedAt: now });
         return true;
       }
     }
@@ -103,11 +103,11 @@ function settle(ctx: Ctx, graph: WorkflowGraph, execution: Execution, step: Step
  * A waiting execution goes on from its DELAY or WAIT_FOR_EVENT step, by `branch` (`event` or
  * `timeout` for a wait, none for a delay). In the caller's transaction; false when it had moved already.
  */
-export function resume(ctx: Ctx, graph: WorkflowGraph, execution: Execution, branch: string | null, output: unknown): boolean {
+export function resume(core: Core, graph: WorkflowGraph, execution: Execution, branch: string | null, output: unknown): boolean {
   const step = graph.steps.find((s) => s.id === execution.currentStepId);
-  if (!step || !advance(ctx, graph, execution, ['WAITING'], branch)) return false;
-  const now = ctx.clock.now();
-  insertStepRun(ctx.db, { executionId: execution.id, seq: execution.seq, stepId: step.id, stepType: step.type, status: 'COMPLETED', output, error: null, startedAt: now, finishedAt: now });
+  if (!step || !advance(core, graph, execution, ['WAITING'], branch)) return false;
+  const now = core.clock.now();
+  insertStepRun(core.db, { executionId: execution.id, seq: execution.seq, stepId: step.id, stepType: step.type, status: 'COMPLETED', output, error: null, startedAt: now, finishedAt: now });
   return true;
 }
 
@@ -119,40 +119,43 @@ function reasonOf(err: unknown): string {
 }
 
 /** The `workflow.step` job: runs the execution's current step, or ends its wait when the timer is due. */
-export function stepJob(ctx: Ctx): JobHandler<StepJobPayload> {
+export function stepJob(core: Core, tools: StepTools): JobHandler<StepJobPayload> {
   return {
-    concurrency: 16,
+    // A step may wait on a webhook for seconds: a project holds at most 16 places (what all projects
+    // shared before), the other 16 stay free for other projects' steps.
+    concurrency: 32,
+    perProject: 16,
     async run(job) {
-      const execution = job.projectId ? findExecution(ctx.db, job.projectId, job.payload.executionId) : null;
+      const execution = job.projectId ? findExecution(core.db, job.projectId, job.payload.executionId) : null;
       if (!execution || execution.seq !== job.payload.seq) return;
-      const graph = loadGraph(ctx, execution.projectId, execution.workflowId);
+      const graph = loadGraph(core, execution.projectId, execution.workflowId);
       const step = graph?.steps.find((s) => s.id === execution.currentStepId);
       if (!graph || !step) return;
       if (execution.status === 'WAITING') {
         // the timer of a DELAY, or the timeout of a WAIT_FOR_EVENT
-        ctx.bus.tx(() => resume(ctx, graph, execution, step.type === 'WAIT_FOR_EVENT' ? 'timeout' : null, { resumedBy: step.type === 'WAIT_FOR_EVENT' ? 'timeout' : 'timer' }));
+        core.bus.tx(() => resume(core, graph, execution, step.type === 'WAIT_FOR_EVENT' ? 'timeout' : null, { resumedBy: step.type === 'WAIT_FOR_EVENT' ? 'timeout' : 'timer' }));
         return;
       }
       if (execution.status !== 'RUNNING' || step.type === 'TRIGGER') return;
-      const contact = execution.contactId ? findContactById(ctx.db, execution.projectId, execution.contactId) : null;
+      const contact = execution.contactId ? findContactById(core.db, execution.projectId, execution.contactId) : null;
       if (!contact) return;
-      const startedAt = ctx.clock.now();
+      const startedAt = core.clock.now();
       let result: StepResult;
       try {
-        result = await HANDLERS[step.type]({ ctx, graph, execution, step, contact, scope: executionScope(ctx, execution, contact), attempt: job.attempts });
+        result = await HANDLERS[step.type]({ core, tools, graph, execution, step, contact, scope: executionScope(core, execution, contact), attempt: job.attempts });
       } catch (err) {
         // a retryable failure (a webhook's network error) until its attempts run out
         if (step.type === 'WEBHOOK' && job.attempts < job.maxAttempts) throw err;
         result = { kind: 'fail', error: reasonOf(err) };
       }
       try {
-        settle(ctx, graph, execution, step, result, startedAt);
+        settle(core, graph, execution, step, result, startedAt);
       } catch (err) {
         // Nothing of the outcome was written. A refusal by the rules (an UPDATE_CONTACT the data
         // limits refuse) would be refused again: the step fails with it, as does anything else once
         // the job's attempts run out, so no execution stays RUNNING behind a job that failed.
         if (!(err instanceof ApiError) && job.attempts < job.maxAttempts) throw err;
-        settle(ctx, graph, execution, step, { kind: 'fail', error: `the step's outcome could not be written: ${reasonOf(err)}`, output: result.output }, startedAt);
+        settle(core, graph, execution, step, { kind: 'fail', error: `the step's outcome could not be written: ${reasonOf(err)}`, output: result.output }, startedAt);
       }
     },
   };

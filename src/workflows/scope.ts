@@ -1,7 +1,7 @@
 import type { Contact } from '../contacts/store.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { linkSigner, subscriptionUrls } from '../compose/links.js';
-import type { Scope } from '../templates/render.js';
+import type { Scope } from '../render/render.js';
 import type { Execution } from './executions-store.js';
 
 /**
@@ -9,8 +9,8 @@ import type { Execution } from './executions-store.js';
  * the MANUAL execution's context over it, the trigger event under `event.`, then the contact's id
  * and email and its subscription links, which nothing replaces.
  */
-export function executionScope(ctx: Ctx, execution: Execution, contact: Contact): Scope {
-  const { unsubscribeToken: _token, ...urls } = subscriptionUrls(linkSigner(ctx), { projectId: contact.projectId, contactId: contact.id });
+export function executionScope(core: Core, execution: Execution, contact: Contact): Scope {
+  const { unsubscribeToken: _token, ...urls } = subscriptionUrls(linkSigner(core), { projectId: contact.projectId, contactId: contact.id });
   return {
     ...contact.data,
     data: contact.data,

@@ -216,3 +216,21 @@ export function insertTransition(db: Db, t: Transition): void {
 export function deleteTransitionRow(db: Db, workflowId: string, id: string): boolean {
   return sql(db, 'DELETE FROM workflow_transitions WHERE workflow_id = ? AND id = ?').run(workflowId, id).changes === 1;
 }
+
+/** Enabled workflows of the project that an event name starts: (workflow id, event name). */
+export const startingWorkflows = (db: Db, projectId: string): { id: string; event_name: string }[] =>
+  sql(db, `SELECT id, event_name FROM workflows WHERE project_id = ? AND enabled = 1 AND trigger_type = 'EVENT' AND event_name IS NOT NULL`).all(projectId) as {
+    id: string;
+    event_name: string;
+  }[];
+
+/** Event names that WAIT_FOR_EVENT steps of the project's workflows wait for. */
+export const awaitedEventNames = (db: Db, projectId: string): string[] =>
+  sql(
+    db,
+    `SELECT DISTINCT json_extract(s.config, '$.eventName') AS name FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id
+     WHERE w.project_id = ? AND s.type = 'WAIT_FOR_EVENT'`,
+  )
+    .pluck()
+    .all(projectId) as string[];
+

@@ -3,9 +3,9 @@
 // job starts the executions (an event starts a workflow once, see startExecution) and resumes the waits.
 import type { Reactor, StoredEvent } from '../bus/reactor.js';
 import { findContactById } from '../contacts/store.js';
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import type { JobHandler } from '../jobs/runner.js';
-import { sql } from '../store/db.js';
+import { awaitedEventNames, startingWorkflows } from './store.js';
 import { tableMemo } from '../store/table-memo.js';
 import { waitingFor, type TriggerEvent } from './executions-store.js';
 import { startExecution } from './executions.js';
@@ -24,33 +24,25 @@ interface Listening {
   waits: Set<string>;
 }
 
-function listeningOf(ctx: Ctx) {
-  return tableMemo<Listening>(ctx.db, 'workflow_listening', ['workflows', 'workflow_steps'], (projectId) => {
+function listeningOf(core: Core) {
+  return tableMemo<Listening>(core.db, 'workflow_listening', ['workflows', 'workflow_steps'], (projectId) => {
     const starts = new Map<string, string[]>();
-    const triggers = sql(ctx.db, `SELECT id, event_name FROM workflows WHERE project_id = ? AND enabled = 1 AND trigger_type = 'EVENT' AND event_name IS NOT NULL`).all(
-      projectId,
-    ) as { id: string; event_name: string }[];
-    for (const t of triggers) starts.set(t.event_name, [...(starts.get(t.event_name) ?? []), t.id]);
-    const waits = sql(
-      ctx.db,
-      `SELECT DISTINCT json_extract(s.config, '$.eventName') AS name FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id
-       WHERE w.project_id = ? AND s.type = 'WAIT_FOR_EVENT'`,
-    ).all(projectId) as { name: string }[];
-    return { starts, waits: new Set(waits.map((w) => w.name)) };
+    for (const t of startingWorkflows(core.db, projectId)) starts.set(t.event_name, [...(starts.get(t.event_name) ?? []), t.id]);
+    return { starts, waits: new Set(awaitedEventNames(core.db, projectId)) };
   });
 }
 
-const built = new WeakMap<Ctx, { reactor: Reactor; job: JobHandler<TriggerPayload> }>();
+const built = new WeakMap<Core, { reactor: Reactor; job: JobHandler<TriggerPayload> }>();
 
 /** The reactor and its job share one memo: built once per context. */
-export function workflowTriggers(ctx: Ctx): { reactor: Reactor; job: JobHandler<TriggerPayload> } {
-  let triggers = built.get(ctx);
-  if (!triggers) built.set(ctx, (triggers = buildTriggers(ctx)));
+export function workflowTriggers(core: Core): { reactor: Reactor; job: JobHandler<TriggerPayload> } {
+  let triggers = built.get(core);
+  if (!triggers) built.set(core, (triggers = buildTriggers(core)));
   return triggers;
 }
 
-function buildTriggers(ctx: Ctx): { reactor: Reactor; job: JobHandler<TriggerPayload> } {
-  const listening = listeningOf(ctx);
+function buildTriggers(core: Core): { reactor: Reactor; job: JobHandler<TriggerPayload> } {
+  const listening = listeningOf(core);
   const reactor: Reactor = {
     name: 'workflows',
     events: 'all',
@@ -59,22 +51,22 @@ function buildTriggers(ctx: Ctx): { reactor: Reactor; job: JobHandler<TriggerPay
       const l = listening(event.projectId);
       if (!l.starts.has(event.name) && !l.waits.has(event.name)) return;
       const payload: TriggerPayload = { event: { id: event.id, name: event.name, data: event.data, createdAt: event.createdAt }, contactId: event.contactId };
-      ctx.jobs.enqueue(TRIGGER_JOB, payload, { projectId: event.projectId, uniqueKey: `${TRIGGER_JOB}:${event.id}` });
+      core.jobs.enqueue(TRIGGER_JOB, payload, { projectId: event.projectId, uniqueKey: `${TRIGGER_JOB}:${event.id}` });
     },
   };
   const job: JobHandler<TriggerPayload> = {
     concurrency: 4,
     async run({ projectId, payload }) {
-      const contact = projectId ? findContactById(ctx.db, projectId, payload.contactId) : null;
+      const contact = projectId ? findContactById(core.db, projectId, payload.contactId) : null;
       if (!contact) return;
       const { event } = payload;
       for (const workflowId of listening(contact.projectId).starts.get(event.name) ?? []) {
-        const graph = loadGraph(ctx, contact.projectId, workflowId);
-        if (graph?.enabled && graph.triggerType === 'EVENT' && graph.eventName === event.name) startExecution(ctx, graph, contact, { trigger: event, context: {} });
+        const graph = loadGraph(core, contact.projectId, workflowId);
+        if (graph?.enabled && graph.triggerType === 'EVENT' && graph.eventName === event.name) startExecution(core, graph, contact, { trigger: event, context: {} });
       }
-      for (const execution of waitingFor(ctx.db, contact.projectId, contact.id, event.name)) {
-        const graph = loadGraph(ctx, contact.projectId, execution.workflowId);
-        if (graph) ctx.bus.tx(() => resume(ctx, graph, execution, 'event', { resumedBy: 'event', event: event.name, eventId: event.id }));
+      for (const execution of waitingFor(core.db, contact.projectId, contact.id, event.name)) {
+        const graph = loadGraph(core, contact.projectId, execution.workflowId);
+        if (graph) core.bus.tx(() => resume(core, graph, execution, 'event', { resumedBy: 'event', event: event.name, eventId: event.id }));
       }
     },
   };

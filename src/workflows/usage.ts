@@ -1,5 +1,5 @@
 // Where workflows reference fields, event names, templates, segments and campaigns: asked before those are deleted.
-import type { Ctx } from '../context.js';
+import type { Core } from '../core.js';
 import { EVENT_OPERATORS, MEMBERSHIP_OPERATORS, type Filter, type FilterCondition } from '../filters/types.js';
 import type { Usages } from '../usage/usages.js';
 import { countActiveForCampaign } from './executions-store.js';
@@ -25,26 +25,26 @@ function eventsOf(step: Step): string[] {
 const testsMembershipOf = (step: Step, segmentId: string) =>
   step.type === 'CONDITION' && isOneOf(MEMBERSHIP_OPERATORS, step.config.operator) && step.config.value === segmentId;
 
-const using = (ctx: Ctx, projectId: string, uses: (step: Step, trigger: string | null) => boolean) =>
-  projectWorkflows(ctx.db, projectId)
+const using = (core: Core, projectId: string, uses: (step: Step, trigger: string | null) => boolean) =>
+  projectWorkflows(core.db, projectId)
     .filter((w) => w.steps.some((s) => uses(s, w.triggerType === 'EVENT' ? w.eventName : null)))
     .map((w) => ({ id: w.id, name: w.name }));
 
 export function workflowUsage(usages: Usages): void {
-  usages.fields.register((ctx, projectId, key) => ({ workflows: using(ctx, projectId, (s) => fieldsOf(s).includes(key)) }));
-  usages.events.register((ctx, projectId, name) => ({ workflows: using(ctx, projectId, (s, trigger) => trigger === name || eventsOf(s).includes(name)) }));
-  usages.templates.register((ctx, projectId, templateId) => ({
-    workflowSteps: projectWorkflows(ctx.db, projectId).flatMap((w) =>
+  usages.fields.register((core, projectId, key) => ({ workflows: using(core, projectId, (s) => fieldsOf(s).includes(key)) }));
+  usages.events.register((core, projectId, name) => ({ workflows: using(core, projectId, (s, trigger) => trigger === name || eventsOf(s).includes(name)) }));
+  usages.templates.register((core, projectId, templateId) => ({
+    workflowSteps: projectWorkflows(core.db, projectId).flatMap((w) =>
       w.steps.filter((s) => s.type === 'SEND_EMAIL' && s.config.templateId === templateId).map((s) => ({ workflowId: w.id, stepId: s.id })),
     ),
   }));
-  usages.segments.register((ctx, projectId, segmentId) => ({ workflows: using(ctx, projectId, (s) => testsMembershipOf(s, segmentId)) }));
-  usages.segmentConditions.register((ctx, projectId, segmentId) => ({
-    conditions: projectWorkflows(ctx.db, projectId).flatMap((w) =>
+  usages.segments.register((core, projectId, segmentId) => ({ workflows: using(core, projectId, (s) => testsMembershipOf(s, segmentId)) }));
+  usages.segmentConditions.register((core, projectId, segmentId) => ({
+    conditions: projectWorkflows(core.db, projectId).flatMap((w) =>
       w.steps
         .filter((s) => testsMembershipOf(s, segmentId))
         .map((s) => ({ owner: 'workflows' as const, id: w.id, name: w.name, condition: { logic: 'AND', groups: [{ filters: [s.config as unknown as Filter] }] } as FilterCondition })),
     ),
   }));
-  usages.campaigns.register((ctx, _projectId, campaignId) => ({ activeExecutions: countActiveForCampaign(ctx.db, campaignId) }));
+  usages.campaigns.register((core, _projectId, campaignId) => ({ activeExecutions: countActiveForCampaign(core.db, campaignId) }));
 }

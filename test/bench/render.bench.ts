@@ -1,6 +1,6 @@
 // Renders a ~50 KB HTML template with 20 variables for ~2 seconds and reports renders per second.
 import { pathToFileURL } from 'node:url';
-import { renderHtml, type Scope } from '../../src/templates/render.js';
+import { renderHtml, type Scope } from '../../src/render/render.js';
 
 export interface BenchResult {
   name: string;

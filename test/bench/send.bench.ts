@@ -34,6 +34,7 @@ async function seed(d: TestDaemon, body: string): Promise<string> {
     domain: 'bench.test',
     ...(await generateDkimKey(now)),
     status: 'verified',
+    verifiedWithoutDns: false,
     checks: { dkim: true },
     failureReason: null,
     lastCheckedAt: now,

@@ -144,6 +144,8 @@ export async function startTestDaemon(opts: DaemonOptions = {}): Promise<TestDae
     smtp: { host: '127.0.0.1', port: 0 },
     hostname: 'mx.postmill.test',
     log: { level: 'warn' },
+    // no outbound check at start: it would look up a real domain; tests that want it name a loopback one
+    doctor: { probeDomain: null },
     ...opts.config,
   };
   writeFileSync(configFile, JSON.stringify(config));

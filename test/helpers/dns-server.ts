@@ -17,12 +17,21 @@ export interface DnsRecords {
 
 export type DnsRecordType = keyof DnsRecords;
 
+export type Misbehaviour = 'silent' | 'servfail';
+
 export interface TestDnsServer {
   /** `127.0.0.1:PORT`, a value for `dns.servers`. */
   address: string;
   port: number;
   /** Replaces the records of one type; an empty list makes the name exist without that type. */
   set<T extends DnsRecordType>(name: string, type: T, records: DnsRecords[T]): void;
+  /**
+   * Makes questions about `name` go unanswered (`silent`: the resolver times out) or answered
+   * SERVFAIL; `clear(name)` ends it.
+   */
+  misbehave(name: string, how: Misbehaviour): void;
+  /** How many questions about `name` arrived (every type, every transport). */
+  asked(name: string): number;
   /** Forgets one name, or every name. */
   clear(name?: string): void;
   close(): Promise<void>;
@@ -35,6 +44,7 @@ const MAX_CHARACTER_STRING = 255;
 const MAX_CNAME_HOPS = 8;
 /** RFC 1035 4.1.1 (dns2's typings leave out `Packet.RCODE`). */
 const NXDOMAIN = 3;
+const SERVFAIL = 2;
 /** Attempts at finding a port free for both UDP and TCP. */
 const BIND_ATTEMPTS = 10;
 
@@ -105,11 +115,24 @@ function answer(zone: Zone, question: Question, response: Packet): void {
   }
 }
 
-function handler(zone: Zone): DnsHandler {
+/** What the server does besides answering from the zone: names that misbehave, and the questions counted. */
+interface Behaviour {
+  misbehaving: Map<string, Misbehaviour>;
+  asked: Map<string, number>;
+}
+
+function handler(zone: Zone, behaviour: Behaviour): DnsHandler {
   return (request, send) => {
     const response = Packet.createResponseFromRequest(request);
     response.header.aa = 1;
-    for (const question of request.questions) answer(zone, question, response);
+    for (const question of request.questions) {
+      const name = normalize(question.name);
+      behaviour.asked.set(name, (behaviour.asked.get(name) ?? 0) + 1);
+      const misbehaviour = behaviour.misbehaving.get(name);
+      if (misbehaviour === 'silent') return;
+      if (misbehaviour === 'servfail') response.header.rcode = SERVFAIL;
+      else answer(zone, question, response);
+    }
     // A client that went away before its answer is no failure of the test.
     Promise.resolve(send(response)).catch(() => undefined);
   };
@@ -155,7 +178,8 @@ function closeTcp(server: TCPServer, sockets: Set<Socket>): Promise<void> {
  */
 export async function startDnsServer(): Promise<TestDnsServer> {
   const zone: Zone = new Map();
-  const handle = handler(zone);
+  const behaviour: Behaviour = { misbehaving: new Map(), asked: new Map() };
+  const handle = handler(zone, behaviour);
   for (let attempt = 0; attempt < BIND_ATTEMPTS; attempt++) {
     const udp = createUDPServer(handle);
     const tcp = createTCPServer(handle);
@@ -178,9 +202,18 @@ export async function startDnsServer(): Promise<TestDnsServer> {
         entry.set(type, records.map((record) => RDATA[type](record)));
         zone.set(key, entry);
       },
+      misbehave(name, how) {
+        behaviour.misbehaving.set(normalize(name), how);
+      },
+      asked: (name) => behaviour.asked.get(normalize(name)) ?? 0,
       clear(name) {
-        if (name === undefined) zone.clear();
-        else zone.delete(normalize(name));
+        if (name === undefined) {
+          zone.clear();
+          behaviour.misbehaving.clear();
+        } else {
+          zone.delete(normalize(name));
+          behaviour.misbehaving.delete(normalize(name));
+        }
       },
       async close() {
         await Promise.all([closeUdp(udp), closeTcp(tcp, sockets)]);

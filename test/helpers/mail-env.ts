@@ -14,9 +14,13 @@ export interface MailEnv {
   routeToSink(domain: string): void;
   /** Registers `domain` for the project (default: the daemon's) and publishes its records so it verifies. */
   verifySender(domain: string, project?: Keys): Promise<RegisteredDomain>;
-  /** Moves the daemon's clock forward (test hook). */
-  /** Moves the daemon's clock forward; answers its time after the move (ms since the epoch). */
+  /** Moves the daemon's clock forward (test hook); answers its time after the move (ms since the epoch). */
   advance(ms: number): Promise<number>;
+  /**
+   * Waits until the daemon's job runner is idle (nothing runs, nothing is due now; test hook): what
+   * "nothing more happens" means, instead of a sleep. Fails naming what still ran.
+   */
+  idle(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,6 +81,11 @@ export async function startMailEnv(
       dns.set(`mx.${domain}`, 'A', ['127.0.0.1']);
     },
     verifySender: (domain, project = daemon.project) => verifyDomain(daemon, dns, domain, project.secretKey),
+    async idle(timeoutMs = 30_000) {
+      const r = await daemon.request('POST', '/_test/idle', { timeoutMs }, { key: ADMIN });
+      assert.is(r.status, 200, JSON.stringify(r.body));
+      assert.ok(r.body.idle, `waited ${timeoutMs} ms for the job runner to be idle; still running: ${JSON.stringify(r.body.running)}, a job due: ${r.body.due}`);
+    },
     async advance(ms) {
       const r = await daemon.request('POST', '/_test/clock', { advanceMs: ms }, { key: ADMIN });
       assert.is(r.status, 200);

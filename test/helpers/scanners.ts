@@ -11,14 +11,19 @@ async function listen(server: Server): Promise<FakeScanner> {
   return { address: `127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-/** A loopback stand-in for spamd speaking SPAMC/1.5: a message containing `SPAM-MARKER` is spam. */
+/**
+ * A loopback stand-in for spamd speaking SPAMC/1.5 (CHECK and SYMBOLS): a message containing
+ * `SPAM-MARKER` is spam (rule POSTMILL_MARKER, 15.0), anything else scores 0.1 (rule MISSING_DATE).
+ */
 export function startFakeSpamd(): Promise<FakeScanner> {
   const server = createServer((socket) => {
     const chunks: Buffer[] = [];
     socket.on('data', (c: Buffer) => chunks.push(c));
     socket.on('end', () => {
-      const spam = Buffer.concat(chunks).includes('SPAM-MARKER');
-      socket.end(`SPAMD/1.1 0 EX_OK\r\nSpam: ${spam ? 'True ; 15.0 / 5.0' : 'False ; 0.1 / 5.0'}\r\n\r\n`);
+      const request = Buffer.concat(chunks);
+      const spam = request.includes('SPAM-MARKER');
+      const symbols = request.subarray(0, 8).toString() === 'SYMBOLS ' ? (spam ? 'POSTMILL_MARKER,MISSING_DATE' : 'MISSING_DATE') : '';
+      socket.end(`SPAMD/1.1 0 EX_OK\r\nContent-length: ${symbols.length}\r\nSpam: ${spam ? 'True ; 15.0 / 5.0' : 'False ; 0.1 / 5.0'}\r\n\r\n${symbols}`);
     });
   });
   return listen(server);

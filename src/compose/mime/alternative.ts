@@ -1,12 +1,13 @@
 // The common shape of a message, composed without building a MIME tree: an HTML part beside its
 // text part and no attachments (every campaign message, most sends). The root's headers come from
-// nodemailer's own MimeNode (address, encoded-word and date formatting; see root-node.ts); the two
-// parts are written here by our encoders. A campaign composes tens of thousands of these.
+// nodemailer's own MimeNode (address, encoded-word and date formatting; see RootNode in
+// src/nodemailer-internals.ts); the two parts are written here by our encoders. A campaign
+// composes tens of thousands of these.
 import type { MailComposerOptions } from 'nodemailer/lib/mail-composer';
 import { toCrlf } from './crlf.js';
 import { base64Lines } from './large-body.js';
 import { quotedPrintable } from './quoted-printable.js';
-import { RootNode } from './root-node.js';
+import { RootNode } from '../../nodemailer-internals.js';
 
 const CRLF = '\r\n';
 /** The root headers MailComposer sets from its fields (after the custom ones, replacing them). */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { replacePlaceholders } from '../../templates/render.js';
+import { replacePlaceholders } from '../../render/render.js';
 import { memoizedSource } from '../../memo.js';
 import { htmlToText } from './html-to-text.js';
 

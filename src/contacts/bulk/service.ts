@@ -1,4 +1,4 @@
-import type { Ctx } from '../../context.js';
+import type { Core } from '../../core.js';
 import { deleteContact, getContact, setSubscribed } from '../service.js';
 import { yieldToEventLoop } from '../../store/batches.js';
 import { contactJobHandler, createContactJob, itemFailure, MAX_REPORTED_ERRORS, type ContactJobRun } from '../jobs/service.js';
@@ -30,23 +30,23 @@ export interface BulkResult {
 }
 
 /** Queues the operation over the distinct ids as a durable job. */
-export function startBulk(ctx: Ctx, projectId: string, operation: BulkOperation, contactIds: string[]): ContactJob<BulkInput, BulkResult> {
+export function startBulk(core: Core, projectId: string, operation: BulkOperation, contactIds: string[]): ContactJob<BulkInput, BulkResult> {
   const ids = [...new Set(contactIds.map((id) => id.toLowerCase()))];
   const result: BulkResult = { operation, requested: ids.length, changed: 0, unchanged: 0, failed: 0, errors: [] };
-  return createContactJob(ctx, projectId, BULK_JOB_TYPES[operation], BULK_JOB, { operation, contactIds: ids }, result);
+  return createContactJob(core, projectId, BULK_JOB_TYPES[operation], BULK_JOB, { operation, contactIds: ids }, result);
 }
 
 /** Applies the operation to one contact through the contact rules; answers whether anything changed. */
-function applyTo(ctx: Ctx, projectId: string, operation: BulkOperation, id: string): boolean {
+function applyTo(core: Core, projectId: string, operation: BulkOperation, id: string): boolean {
   if (operation === 'delete') {
-    deleteContact(ctx, projectId, id);
+    deleteContact(core, projectId, id);
     return true;
   }
-  return setSubscribed(ctx, getContact(ctx, projectId, id), operation === 'subscribe').changed;
+  return setSubscribed(core, getContact(core, projectId, id), operation === 'subscribe').changed;
 }
 
 /** Batches of ids, each in one transaction with the job's position; unknown ids (and other projects') are failures. */
-async function runBulk(ctx: Ctx, run: ContactJobRun<BulkInput, BulkResult>): Promise<void> {
+async function runBulk(core: Core, run: ContactJobRun<BulkInput, BulkResult>): Promise<void> {
   const { projectId, input } = run.job;
   while (run.position < input.contactIds.length) {
     const end = Math.min(run.position + BATCH_IDS, input.contactIds.length);
@@ -55,7 +55,7 @@ async function runBulk(ctx: Ctx, run: ContactJobRun<BulkInput, BulkResult>): Pro
       for (const id of ids) {
         try {
           // each id in its own savepoint: a failure leaves the others of the batch alone
-          if (ctx.bus.tx(() => applyTo(ctx, projectId, input.operation, id))) result.changed++;
+          if (core.bus.tx(() => applyTo(core, projectId, input.operation, id))) result.changed++;
           else result.unchanged++;
         } catch (err) {
           result.failed++;
@@ -67,4 +67,4 @@ async function runBulk(ctx: Ctx, run: ContactJobRun<BulkInput, BulkResult>): Pro
   }
 }
 
-export const bulkJob = (ctx: Ctx) => contactJobHandler<BulkInput, BulkResult>(ctx, 2, (run) => runBulk(ctx, run));
+export const bulkJob = (core: Core) => contactJobHandler<BulkInput, BulkResult>(core, (run) => runBulk(core, run));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { CsvError } from 'csv-parse';
-import type { Ctx } from '../../context.js';
+import type { Core } from '../../core.js';
 import { validationFailed } from '../../errors.js';
 import { upsertContact } from '../service.js';
 import {
@@ -69,18 +69,18 @@ async function checkHeader(path: string): Promise<Delimiter> {
  * Checks the upload, keeps it in the data directory (synced) and queues the durable import job:
  * once this answers, the import runs to its end whatever happens to the process.
  */
-export async function startImport(ctx: Ctx, projectId: string, upload: Upload): Promise<ContactJob<ImportInput, ImportResult>> {
+export async function startImport(core: Core, projectId: string, upload: Upload): Promise<ContactJob<ImportInput, ImportResult>> {
   if (!looksLikeCsv(upload)) throw fileProblem('Expected a .csv file');
   const delimiter = await checkHeader(upload.path);
   const jobId = randomUUID();
   const file = importFileName(projectId, jobId);
-  await keepUpload(ctx.config.dataDir, upload.path, file);
+  await keepUpload(core.config.dataDir, upload.path, file);
   try {
     const input: ImportInput = { file, bytes: upload.size, delimiter };
     const result: ImportResult = { totalRows: 0, created: 0, updated: 0, failed: 0, errors: [] };
-    return createContactJob(ctx, projectId, 'import', IMPORT_JOB, input, result, jobId);
+    return createContactJob(core, projectId, 'import', IMPORT_JOB, input, result, jobId);
   } catch (err) {
-    await removeFile(importFilePath(ctx.config.dataDir, file));
+    await removeFile(importFilePath(core.config.dataDir, file));
     throw err;
   }
 }
@@ -98,7 +98,7 @@ function addFailure(result: ImportResult, row: number, message: string): void {
 }
 
 /** One batch: every row upserted through the contact rules, the totals and position saved with them. */
-function commitRows(ctx: Ctx, run: ContactJobRun<ImportInput, ImportResult>, columns: Column[], rows: PendingRow[], bytes: number): void {
+function commitRows(core: Core, run: ContactJobRun<ImportInput, ImportResult>, columns: Column[], rows: PendingRow[], bytes: number): void {
   const last = rows[rows.length - 1];
   if (!last) return;
   const progress = Math.floor((bytes / Math.max(run.job.input.bytes, 1)) * 100);
@@ -111,7 +111,7 @@ function commitRows(ctx: Ctx, run: ContactJobRun<ImportInput, ImportResult>, col
         continue;
       }
       try {
-        const { isNew } = upsertContact(ctx, run.job.projectId, outcome.input, true);
+        const { isNew } = upsertContact(core, run.job.projectId, outcome.input, true);
         result.totalRows++;
         if (isNew) result.created++;
         else result.updated++;
@@ -127,8 +127,8 @@ function commitRows(ctx: Ctx, run: ContactJobRun<ImportInput, ImportResult>, col
  * batches. A file the parser cannot read to its end (a quote never closed) fails from that row on,
  * reported as one failed row; the rows before it are imported.
  */
-async function runImport(ctx: Ctx, run: ContactJobRun<ImportInput, ImportResult>): Promise<void> {
-  const path = importFilePath(ctx.config.dataDir, run.job.input.file);
+async function runImport(core: Core, run: ContactJobRun<ImportInput, ImportResult>): Promise<void> {
+  const path = importFilePath(core.config.dataDir, run.job.input.file);
   if (!existsSync(path)) throw new PermanentJobFailure('The uploaded file is no longer in the data directory');
   const csv = csvRecords(path, run.job.input.delimiter);
   let columns: Column[] | null = null;
@@ -144,16 +144,16 @@ async function runImport(ctx: Ctx, run: ContactJobRun<ImportInput, ImportResult>
       if (row - 1 <= run.position) continue; // committed by an earlier run
       batch.push({ row, cells: record });
       if (batch.length >= BATCH_ROWS) {
-        commitRows(ctx, run, columns, batch, csv.bytesRead());
+        commitRows(core, run, columns, batch, csv.bytesRead());
         batch = [];
         await yieldToEventLoop();
       }
     }
-    if (columns) commitRows(ctx, run, columns, batch, csv.bytesRead());
+    if (columns) commitRows(core, run, columns, batch, csv.bytesRead());
   } catch (err) {
     if (!(err instanceof CsvError)) throw err;
     if (!columns) throw new PermanentJobFailure(`The header row cannot be read: ${err.message}`);
-    commitRows(ctx, run, columns, batch, csv.bytesRead());
+    commitRows(core, run, columns, batch, csv.bytesRead());
     const unreadable = row + 1;
     if (unreadable - 1 > run.position) {
       run.commit(unreadable - 1, 100, (result) => addFailure(result, unreadable, `This row and the rest of the file cannot be read: ${err.message}`));
@@ -170,11 +170,10 @@ function headerColumns(header: string[]): Column[] {
   }
 }
 
-/** Imports run one at a time: their batches would only take turns at the one writer anyway. */
-export const importJob = (ctx: Ctx) =>
+/** Imports of a project run one at a time: their batches would only take turns at the one writer anyway. */
+export const importJob = (core: Core) =>
   contactJobHandler<ImportInput, ImportResult>(
-    ctx,
-    1,
-    (run) => runImport(ctx, run),
-    (job) => removeFile(importFilePath(ctx.config.dataDir, job.input.file)),
+    core,
+    (run) => runImport(core, run),
+    (job) => removeFile(importFilePath(core.config.dataDir, job.input.file)),
   );

@@ -6,7 +6,7 @@ import type { File } from 'formidable';
 import { ApiError, badRequest, validationFailed } from '../../errors.js';
 import { MB } from '../../http/json-body.js';
 import type { ApiContext, ApiState } from '../../http/state.js';
-import type { UploadDoc } from '../../openapi/describe.js';
+import type { UploadDoc } from '../../http/openapi/describe.js';
 import { ensureImportDirs, incomingDir, removeFile } from './files.js';
 
 export const MAX_IMPORT_BYTES = 5 * MB;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Ctx } from '../../context.js';
+import type { Core } from '../../core.js';
 import { ApiError, notFound } from '../../errors.js';
 import type { JobHandler } from '../../jobs/runner.js';
 import { findContactJob, insertContactJob, saveContactJob, type ContactJob, type ContactJobType } from './store.js';
@@ -14,7 +14,7 @@ export const MAX_REPORTED_ERRORS = 1000;
 
 /** Creates the job record and its durable work row in one transaction: answered 202, it is done after any crash. */
 export function createContactJob<I, R>(
-  ctx: Ctx,
+  core: Core,
   projectId: string,
   type: ContactJobType,
   kind: string,
@@ -22,7 +22,7 @@ export function createContactJob<I, R>(
   result: R,
   id: string = randomUUID(),
 ): ContactJob<I, R> {
-  const now = ctx.clock.now();
+  const now = core.clock.now();
   const job: ContactJob<I, R> = {
     id,
     projectId,
@@ -37,17 +37,17 @@ export function createContactJob<I, R>(
     updatedAt: now,
     finishedAt: null,
   };
-  ctx.bus.tx(() => {
-    insertContactJob(ctx.db, job);
+  core.bus.tx(() => {
+    insertContactJob(core.db, job);
     const payload: ContactJobPayload = { jobId: job.id };
-    ctx.jobs.enqueue(kind, payload, { projectId, uniqueKey: `${kind}:${job.id}` });
+    core.jobs.enqueue(kind, payload, { projectId, uniqueKey: `${kind}:${job.id}` });
   });
   return job;
 }
 
 /** The job of this project, if it is one of `types` (an import id is not a bulk job, and the other way round). */
-export function getContactJob(ctx: Ctx, projectId: string, id: string, types: readonly ContactJobType[]): ContactJob {
-  const job = findContactJob(ctx.db, projectId, id);
+export function getContactJob(core: Core, projectId: string, id: string, types: readonly ContactJobType[]): ContactJob {
+  const job = findContactJob(core.db, projectId, id);
   if (!job || !types.includes(job.type)) throw notFound('Job');
   return job;
 }
@@ -58,7 +58,7 @@ export class ContactJobRun<I, R> {
   result: R;
 
   constructor(
-    private readonly ctx: Ctx,
+    private readonly core: Core,
     readonly job: ContactJob<I, R>,
   ) {
     this.position = job.position;
@@ -71,7 +71,7 @@ export class ContactJobRun<I, R> {
    */
   commit(position: number, progress: number, apply: (result: R) => void): void {
     const draft = structuredClone(this.result);
-    this.ctx.bus.tx(() => {
+    this.core.bus.tx(() => {
       apply(draft);
       this.save('running', Math.min(progress, 99), position, draft, null);
     });
@@ -85,16 +85,18 @@ export class ContactJobRun<I, R> {
 
   complete(): void {
     this.save('completed', 100, this.position, this.result, null);
+    this.core.log.info(`contact ${this.job.type} finished`, { jobId: this.job.id, projectId: this.job.projectId, ...this.result });
   }
 
   fail(message: string): void {
     this.save('failed', this.job.progress, this.position, this.result, message);
+    this.core.log.warn(`contact ${this.job.type} failed`, { jobId: this.job.id, projectId: this.job.projectId, error: message, ...this.result });
   }
 
   private save(state: ContactJob['state'], progress: number, position: number, result: R, error: string | null): void {
-    const now = this.ctx.clock.now();
+    const now = this.core.clock.now();
     const finished = state === 'completed' || state === 'failed';
-    saveContactJob(this.ctx.db, this.job.projectId, this.job.id, { state, progress, position, result, error, at: now, finishedAt: finished ? now : null });
+    saveContactJob(this.core.db, this.job.projectId, this.job.id, { state, progress, position, result, error, at: now, finishedAt: finished ? now : null });
     this.job.progress = progress;
   }
 }
@@ -110,23 +112,29 @@ export function itemFailure(err: unknown): string {
 }
 
 /**
+ * Contact jobs of a kind running at once: one per project (the runner's default share of two), so
+ * another project's job starts beside a project's backlog instead of after it.
+ */
+const CONTACT_JOB_PLACES = 2;
+
+/**
  * The handler of a contact job kind: runs `work` from the committed position. A failure retries
  * (the runner's backoff) from that position; the last attempt's failure fails the job.
  */
 export function contactJobHandler<I, R>(
-  ctx: Ctx,
-  concurrency: number,
+  core: Core,
   work: (run: ContactJobRun<I, R>) => Promise<void>,
   /** Runs once the job has ended, completed or failed (never before its end is saved). */
   ended: (job: ContactJob<I, R>) => Promise<void> = async () => undefined,
 ): JobHandler<ContactJobPayload> {
   return {
-    concurrency,
+    concurrency: CONTACT_JOB_PLACES,
+    perProject: 1,
     async run(job) {
-      const record = job.projectId ? (findContactJob(ctx.db, job.projectId, job.payload.jobId) as ContactJob<I, R> | null) : null;
+      const record = job.projectId ? (findContactJob(core.db, job.projectId, job.payload.jobId) as ContactJob<I, R> | null) : null;
       if (!record) return;
       if (record.state === 'completed' || record.state === 'failed') return ended(record);
-      const run = new ContactJobRun(ctx, record);
+      const run = new ContactJobRun(core, record);
       run.start();
       try {
         await work(run);

@@ -1,4 +1,4 @@
-import type { Ctx } from '../../context.js';
+import type { Core } from '../../core.js';
 import { recurring, scheduleRecurring } from '../../jobs/recurring.js';
 import type { JobRunner } from '../../jobs/runner.js';
 import { sweepImportFiles } from '../import/files.js';
@@ -12,13 +12,13 @@ const SWEEP_JOB = 'sweep.contact-jobs';
 const SWEEP_EVERY_MS = 60 * 60_000;
 
 /** Drops jobs older than 7 days, then every upload file no unfinished job needs. */
-export async function sweepContactJobs(ctx: Ctx): Promise<void> {
-  const now = ctx.clock.now();
-  deleteContactJobsCreatedBefore(ctx.db, now - CONTACT_JOBS_KEPT_MS);
-  await sweepImportFiles(ctx.config.dataDir, now - STRAY_FILE_AGE_MS, (projectId, jobId) => isContactJobUnfinished(ctx.db, projectId, jobId));
+export async function sweepContactJobs(core: Core): Promise<void> {
+  const now = core.clock.now();
+  deleteContactJobsCreatedBefore(core.db, now - CONTACT_JOBS_KEPT_MS);
+  await sweepImportFiles(core.config.dataDir, now - STRAY_FILE_AGE_MS, (projectId, jobId) => isContactJobUnfinished(core.db, projectId, jobId));
 }
 
-export function contactJobSweep(runner: JobRunner, ctx: Ctx): void {
-  runner.register(SWEEP_JOB, recurring(ctx.clock, SWEEP_EVERY_MS, () => sweepContactJobs(ctx)));
-  scheduleRecurring(ctx.jobs, SWEEP_JOB, ctx.clock.now() + SWEEP_EVERY_MS);
+export function contactJobSweep(runner: JobRunner, core: Core): void {
+  runner.register(SWEEP_JOB, recurring(core.clock, SWEEP_EVERY_MS, () => sweepContactJobs(core)));
+  scheduleRecurring(core.jobs, SWEEP_JOB, core.clock.now() + SWEEP_EVERY_MS);
 }

@@ -6,7 +6,7 @@ import type { Fields } from './fields.js';
 import type { MessageParts } from './mime-tree.js';
 import { bounceTypeOfStatus, failureStatusIn } from './smtp-status.js';
 import type { BounceDetails, BounceType } from './types.js';
-import { emailIdFromVerp } from '../../addresses/verp.js';
+import { emailIdFromVerp } from '../../emails/verp.js';
 
 const BOUNCE_MAILBOX = /^<?(?:mailer-?daemon|mail-daemon|postmaster)(?:@|>?$)/i;
 

@@ -2,7 +2,7 @@ import { headerText } from './mime-tree.js';
 import type { MessageParts } from './mime-tree.js';
 import { messageIdOf } from './fields.js';
 import type { Fields } from './fields.js';
-import { emailIdFromVerp, emailIdOrNull } from '../../addresses/verp.js';
+import { emailIdFromVerp, emailIdOrNull } from '../../emails/verp.js';
 
 /** Which outbound email a report is about. */
 export interface OriginalReference {

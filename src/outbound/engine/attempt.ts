@@ -1,7 +1,10 @@
-/** The outcome of handing one message to one SMTP server. */
+/**
+ * The outcome of handing one message to one SMTP server; `tls` is the session's protocol
+ * (`TLSv1.3`) when it ran over TLS, null when it did not (or no session was made).
+ */
 export type Attempt =
-  | { ok: true; response: string }
-  | { ok: false; permanent: boolean; code: number | null; enhancedCode: string | null; response: string };
+  | { ok: true; response: string; tls: string | null }
+  | { ok: false; permanent: boolean; code: number | null; enhancedCode: string | null; response: string; tls: string | null };
 
 /** What nodemailer attaches to its errors (see NodemailerError). */
 interface SmtpError {
@@ -29,5 +32,5 @@ export function attemptFromError(err: unknown): Attempt {
   const response = typeof details.response === 'string' ? details.response : String(details.message ?? err);
   const code = typeof details.responseCode === 'number' ? details.responseCode : null;
   const permanent = code !== null && code >= 500 && code !== 503 && details.code !== 'EAUTH';
-  return { ok: false, permanent, code, enhancedCode: enhancedCodeOf(response), response };
+  return { ok: false, permanent, code, enhancedCode: enhancedCodeOf(response), response, tls: null };
 }

@@ -2,8 +2,9 @@ import { Readable } from 'node:stream';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import type { NodemailerError } from 'nodemailer/lib/errors';
 import { attemptFromError, type Attempt } from './attempt.js';
-import { withFastData } from './dot-stuffing.js';
+import { withFastData } from '../../nodemailer-internals.js';
 import type { SmtpTarget } from './transport.js';
+import type { TLSSocket } from 'node:tls';
 
 /** A message as it goes on the wire: envelope plus the finished (signed) bytes. */
 export interface WireMessage {
@@ -55,6 +56,7 @@ const REFUSED = new Set(['EENVELOPE', 'EMESSAGE']);
 const asError = (err: unknown): NodemailerError => err as NodemailerError;
 const closedError = () => new Error('outbound SMTP connections are closed');
 
+
 /**
  * SMTPConnection pipes each message into its socket as two writes, the (dot-stuffed) message and
  * then the final `.` line: two system calls, on loopback each a trip through the receiver's TCP
@@ -62,6 +64,13 @@ const closedError = () => new Error('outbound SMTP connections are closed');
  * them as one. `_socket` (the session's socket, after STARTTLS the TLS one) is public API in
  * nodemailer's typings; 'pipe' is the standard Writable event.
  */
+/** The session's TLS protocol (STARTTLS, or a TLS relay), or null when it is plain. */
+function tlsOf(connection: SMTPConnection): string | null {
+  if (!connection.secure) return null;
+  const socket = connection._socket as TLSSocket | undefined;
+  return socket?.getProtocol?.() ?? 'TLS';
+}
+
 function coalesceMessageWrites(connection: SMTPConnection): void {
   const socket = connection._socket;
   if (!socket) return;
@@ -209,9 +218,10 @@ export function createSmtpConnections(limits: SessionLimits): SmtpConnections {
     const session = await acquire(target, host);
     const reused = session.sent > 0;
     const outcome = await transmit(session, message);
+    const tls = tlsOf(session.connection);
     if (outcome.ok) {
       release(target, host, session);
-      return { attempt: { ok: true, response: outcome.response }, dropped: false };
+      return { attempt: { ok: true, response: outcome.response, tls }, dropped: false };
     }
     const { error } = outcome;
     if (REFUSED.has(String(error.code)) && error.responseCode !== 421 && !session.connection.destroyed) {
@@ -225,7 +235,7 @@ export function createSmtpConnections(limits: SessionLimits): SmtpConnections {
     } else if (!session.ended) end(session, false);
     release(target, host, session);
     // A reused session the server had already closed fails before any reply: not the message's fault.
-    return { attempt: attemptFromError(error), dropped: reused && error.responseCode === undefined && !REFUSED.has(String(error.code)) };
+    return { attempt: { ...attemptFromError(error), tls }, dropped: reused && error.responseCode === undefined && !REFUSED.has(String(error.code)) };
   }
 
   return {

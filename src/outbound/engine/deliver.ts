@@ -31,6 +31,8 @@ export interface DeliveryOptions {
 }
 
 export interface OutboundMessage {
+  /** The email record this delivers (capture mode keeps the message under it; the simulator reads its attempts). */
+  emailId: string;
   /** Envelope MAIL FROM: the VERP return path. */
   from: string;
   /** The one recipient of this delivery. */
@@ -53,11 +55,11 @@ export interface OutboundMessage {
  * mode and `host:port` of the relay; it is null when no server was reached.
  */
 export type DeliveryResult =
-  | { status: 'delivered'; response: string; host: string }
+  | { status: 'delivered'; response: string; host: string; tls: string | null }
   /** Permanent: a 5xx reply, a null MX, a domain without mail hosts. */
-  | { status: 'bounced'; code: number | null; enhancedCode: string | null; response: string; host: string | null }
+  | { status: 'bounced'; code: number | null; enhancedCode: string | null; response: string; host: string | null; tls: string | null }
   /** Temporary, retry later: 4xx replies, timeouts, refused connections, DNS failures. */
-  | { status: 'deferred'; code: number | null; response: string; host: string | null }
+  | { status: 'deferred'; code: number | null; response: string; host: string | null; tls: string | null }
   /** Not attempted: `stillWanted` said no. */
   | { status: 'withdrawn'; host: null };
 
@@ -95,10 +97,11 @@ function recipientDomain(address: string): string | null {
 }
 
 function fromAttempt(attempt: Attempt, host: string): DeliveryResult {
-  if (attempt.ok) return { status: 'delivered', response: attempt.response, host };
-  const { code, response } = attempt;
-  if (attempt.permanent) return { status: 'bounced', code, enhancedCode: attempt.enhancedCode, response, host };
-  return { status: 'deferred', code, response, host };
+  const { response, tls } = attempt;
+  if (attempt.ok) return { status: 'delivered', response, host, tls };
+  const { code } = attempt;
+  if (attempt.permanent) return { status: 'bounced', code, enhancedCode: attempt.enhancedCode, response, host, tls };
+  return { status: 'deferred', code, response, host, tls };
 }
 
 /**
@@ -124,7 +127,7 @@ async function tryInOrder(targets: SmtpTarget[], send: (target: SmtpTarget) => P
     // An SMTP reply tells the sender more than a later refused connection does.
     if (!failure || failure.code === null || result.code !== null) failure = result;
   }
-  return failure ?? { status: 'deferred', code: null, response: 'no SMTP server to try', host: null };
+  return failure ?? { status: 'deferred', code: null, response: 'no SMTP server to try', host: null, tls: null };
 }
 
 export function createDelivery(options: DeliveryOptions): Delivery {
@@ -145,8 +148,8 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     if (!route.ok) {
       const { reason: response, enhancedCode } = route;
       return route.permanent
-        ? { status: 'bounced', code: null, enhancedCode, response, host: null }
-        : { status: 'deferred', code: null, response, host: null };
+        ? { status: 'bounced', code: null, enhancedCode, response, host: null, tls: null }
+        : { status: 'deferred', code: null, response, host: null, tls: null };
     }
     const hosts = route.hosts.flatMap((host) => host.addresses.map((address) => ({ name: host.name, address })));
     const targets = hosts.slice(0, MAX_ADDRESSES).map((host) => mxTarget(host, port, hostname, timeouts));
@@ -168,7 +171,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       if (closed) throw new Error('delivery is closed');
       const domain = recipientDomain(message.to);
       if (!domain) {
-        return { status: 'bounced', code: null, enhancedCode: '5.1.3', response: `invalid recipient address ${message.to}`, host: null };
+        return { status: 'bounced', code: null, enhancedCode: '5.1.3', response: `invalid recipient address ${message.to}`, host: null, tls: null };
       }
       const attempt = (): Promise<DeliveryResult> => (message.stillWanted?.() === false ? Promise.resolve({ status: 'withdrawn', host: null }) : deliverTo(domain, message));
       return limiter.run(domain, attempt, message.bulk ? BULK_PRIORITY : TRANSACTIONAL_PRIORITY, feedbackOf);

@@ -1,12 +1,22 @@
 import type { Contact } from '../../contacts/store.js';
-import type { Ctx } from '../../context.js';
-import type { Scope } from '../../templates/render.js';
+import type { Core } from '../../core.js';
+import type { Scope } from '../../render/render.js';
 import type { Execution } from '../executions-store.js';
 import type { Step, WorkflowGraph } from '../store.js';
+import type { ComposeOps } from '../../compose/compose-ops.js';
+import type { Dns } from '../../dns/resolver.js';
+import type { Pools } from '../../threads/pool.js';
+
+/** What steps use beside the core: the compose threads (SEND_EMAIL) and DNS (WEBHOOK's address checks). */
+export interface StepTools {
+  threads: Pools<ComposeOps>;
+  dns: Dns;
+}
 
 /** What a step runs with. */
 export interface StepInput {
-  ctx: Ctx;
+  core: Core;
+  tools: StepTools;
   graph: WorkflowGraph;
   execution: Execution;
   step: Step;

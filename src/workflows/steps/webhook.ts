@@ -2,12 +2,12 @@
 // stand: src/webhooks/fill.ts), signed with the project's secret. Network errors and 5xx are retried
 // (3 attempts, the job runner's backoff); a 4xx, a failure no retry mends (a refused address, a value
 // that cannot be placed) or a failure after the last attempt fails the execution with its reason.
-import { renderPlain, type Scope } from '../../templates/render.js';
+import { renderPlain, type Scope } from '../../render/render.js';
 import { fillHeaderValue, fillUrl } from '../../webhooks/fill.js';
 import { sendWebhook, WebhookError } from '../../webhooks/request.js';
 import { projectWebhookSecret } from '../../webhooks/secret.js';
 import { SIGNATURE_HEADER, signatureOf } from '../../webhooks/signature.js';
-import type { StepHandler, StepInput } from './step.js';
+import type { StepHandler, StepInput, StepResult } from './step.js';
 
 interface WebhookConfig {
   url: string;
@@ -43,8 +43,14 @@ function stepHeaders(headers: Record<string, string>, scope: Scope): Record<stri
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), fillHeaderValue(name, value, scope)]));
 }
 
+/** The step fails for good: the execution records why, the journal says so once. */
+function failed({ core, execution, step }: StepInput, error: string, output?: unknown): StepResult {
+  core.log.warn('webhook failed', { projectId: execution.projectId, workflowId: execution.workflowId, executionId: execution.id, stepId: step.id, error });
+  return { kind: 'fail', error, ...(output !== undefined ? { output } : {}) };
+}
+
 export const webhookStep: StepHandler = async (input) => {
-  const { ctx, execution, step, scope, attempt } = input;
+  const { core, tools, execution, step, scope, attempt } = input;
   const config = step.config as unknown as WebhookConfig;
   let url = config.url;
   try {
@@ -55,21 +61,21 @@ export const webhookStep: StepHandler = async (input) => {
     const headers: Record<string, string> = {
       'user-agent': 'Postmill-Webhook/1',
       'x-postmill-delivery': `${execution.id}:${execution.seq}`,
-      [SIGNATURE_HEADER.toLowerCase()]: signatureOf(projectWebhookSecret(ctx, execution.projectId), body ?? '', ctx.clock.now()),
+      [SIGNATURE_HEADER.toLowerCase()]: signatureOf(projectWebhookSecret(core.db, execution.projectId), body ?? '', core.clock.now()),
       ...(body !== null ? { 'content-type': originHeaders['content-type'] ?? 'application/json' } : {}),
     };
     const res = await sendWebhook(
       { url, method, headers, originHeaders, body },
-      { dns: ctx.dns, allowPrivate: ctx.config.webhooks.allowPrivate, timeoutMs: TIMEOUT_MS, maxRedirects: MAX_REDIRECTS },
+      { dns: tools.dns, allowPrivate: core.config.webhooks.allowPrivate, timeoutMs: TIMEOUT_MS, maxRedirects: MAX_REDIRECTS },
     );
     const output = { status: res.status, url: res.url, response: res.body };
     if (res.status >= 200 && res.status < 300) return { kind: 'next', output };
     if (res.status >= 500 && attempt < WEBHOOK_ATTEMPTS) throw new WebhookError(`answered ${res.status}`, true);
-    return { kind: 'fail', error: `the webhook answered ${res.status}`, output };
+    return failed(input, `the webhook answered ${res.status}`, output);
   } catch (err) {
     const retryable = !(err instanceof WebhookError) || err.retryable;
     const message = err instanceof Error ? err.message : String(err);
     if (retryable && attempt < WEBHOOK_ATTEMPTS) throw err;
-    return { kind: 'fail', error: `webhook to ${url} failed: ${message}` };
+    return failed(input, `webhook to ${url} failed: ${message}`);
   }
 };

@@ -1,0 +1,135 @@
+// One contact: its data and subscription (edited here), its activity timeline, and deletion.
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { api, errorText } from '../api';
+import { ErrorNote, Page } from '../page';
+import { useSession } from '../session';
+import type { Contact } from './ContactsTypes';
+
+interface ActivityPage {
+  data: { id: string; type: string; timestamp: string; metadata: Record<string, unknown> }[];
+  cursor: string | null;
+  hasMore: boolean;
+}
+
+function EditForm({ contact, onSaved }: { contact: Contact; onSaved(c: Contact): void }) {
+  const [data, setData] = useState(() => JSON.stringify(contact.data, null, 2));
+  const [subscribed, setSubscribed] = useState(contact.subscribed);
+  const [parseError, setParseError] = useState<string | null>(null);
+  const save = useMutation({ mutationFn: (body: unknown) => api<Contact>('PATCH', `/contacts/${contact.id}`, body), onSuccess: onSaved });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data);
+    } catch {
+      setParseError('The data is not valid JSON');
+      return;
+    }
+    setParseError(null);
+    save.mutate({ data: parsed, subscribed });
+  };
+  return (
+    <form onSubmit={submit} aria-labelledby="edit-heading">
+      <h2 id="edit-heading">Data and subscription</h2>
+      <label className="inline">
+        <input type="checkbox" checked={subscribed} onChange={(e) => setSubscribed(e.target.checked)} /> Subscribed
+      </label>
+      <label>
+        Data (JSON)
+        <textarea rows={8} value={data} onChange={(e) => setData(e.target.value)} spellCheck={false} />
+      </label>
+      <p className="hint">Keys set to null are removed; keys left out stay as they are.</p>
+      <ErrorNote error={parseError ?? (save.isError ? errorText(save.error) : null)} />
+      {save.isSuccess && !save.isPending && <p role="status">Saved.</p>}
+      <div className="row">
+        <button type="submit" disabled={save.isPending}>
+          Save
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Timeline({ contactId }: { contactId: string }) {
+  const { project } = useSession();
+  const feed = useInfiniteQuery({
+    queryKey: ['activity', project?.id, contactId],
+    queryFn: ({ pageParam }) => api<ActivityPage>('GET', `/activity?contactId=${contactId}&limit=25${pageParam ? `&cursor=${pageParam}` : ''}`),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => (last.hasMore ? last.cursor : null),
+  });
+  const entries = feed.data?.pages.flatMap((p) => p.data) ?? [];
+  return (
+    <section aria-labelledby="timeline-heading">
+      <h2 id="timeline-heading">Activity</h2>
+      <ErrorNote error={feed.isError ? errorText(feed.error) : null} />
+      {feed.isPending ? (
+        <p role="status">Loading activity…</p>
+      ) : entries.length === 0 ? (
+        <p>No activity yet.</p>
+      ) : (
+        <ol className="timeline">
+          {entries.map((e) => (
+            <li key={e.id}>
+              <time dateTime={e.timestamp}>{new Date(e.timestamp).toLocaleString()}</time> <strong>{e.type}</strong>
+              {typeof e.metadata.subject === 'string' && <span className="hint"> {e.metadata.subject}</span>}
+            </li>
+          ))}
+        </ol>
+      )}
+      {feed.hasNextPage && (
+        <button type="button" className="secondary" disabled={feed.isFetchingNextPage} onClick={() => void feed.fetchNextPage()}>
+          Show older activity
+        </button>
+      )}
+    </section>
+  );
+}
+
+export function ContactPage() {
+  const { id = '' } = useParams();
+  const { project } = useSession();
+  const queries = useQueryClient();
+  const navigate = useNavigate();
+  const key = ['contact', project?.id, id];
+  const contact = useQuery({ queryKey: key, queryFn: () => api<Contact>('GET', `/contacts/${id}`) });
+  const remove = useMutation({
+    mutationFn: () => api('DELETE', `/contacts/${id}`),
+    onSuccess: () => {
+      void queries.invalidateQueries({ queryKey: ['contacts', project?.id] });
+      navigate('/contacts');
+    },
+  });
+  const c = contact.data;
+  return (
+    <Page title={c ? c.email : 'Contact'}>
+      <ErrorNote error={contact.isError ? errorText(contact.error) : remove.isError ? errorText(remove.error) : null} />
+      {contact.isPending && <p role="status">Loading the contact…</p>}
+      {c && (
+        <>
+          <p className="hint">
+            Created {new Date(c.createdAt).toLocaleString()}, changed {new Date(c.updatedAt).toLocaleString()}. {c.subscribed ? 'Subscribed.' : 'Unsubscribed.'}
+          </p>
+          <EditForm key={c.id} contact={c} onSaved={(saved) => queries.setQueryData(key, saved)} />
+          <Timeline contactId={c.id} />
+          <section aria-labelledby="delete-heading">
+            <h2 id="delete-heading">Delete</h2>
+            <p>Deleting removes the contact and its events. It cannot be undone.</p>
+            <button
+              type="button"
+              className="danger"
+              disabled={remove.isPending}
+              onClick={() => {
+                if (window.confirm(`Delete ${c.email} and its events?`)) remove.mutate();
+              }}
+            >
+              Delete contact
+            </button>
+          </section>
+        </>
+      )}
+    </Page>
+  );
+}

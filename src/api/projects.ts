@@ -1,0 +1,61 @@
+import { Router } from '@koa/router';
+import { iso } from '../clock.js';
+import type { Core } from '../core.js';
+import { foundOr404, notFound } from '../errors.js';
+import type { Guards } from './guards/guards.js';
+import { projectOf, type ApiState } from '../http/state.js';
+import { validate } from '../http/validate.js';
+import { describe } from '../http/openapi/describe.js';
+import { rotateKeys, setProjectTracking } from '../projects/service.js';
+import { findPublicKey, getProject } from '../projects/store.js';
+
+/**
+ * `/users/@me/...`: the admin token may act on any project, a project's secret key (or an ADMIN of
+ * the console) on its own project only. `/settings/keys` and `/settings/tracking`: the project's
+ * own keys and tracking, an ADMIN's business.
+ */
+export function projectRoutes(core: Core, guards: Guards): Router<ApiState> {
+  const router = new Router<ApiState>();
+  const admin = guards.key('secret', { role: 'ADMIN' });
+
+  router.post(
+    '/users/@me/projects/:id/regenerate-keys',
+    describe({ summary: 'New keys', answers: { 200: 'ProjectKeys' } }),
+    guards.key('secret', { role: 'ADMIN', adminToken: true }),
+    async (ctx, next) => {
+      // without a project the admin token passed
+      if (ctx.state.project && projectOf(ctx).id !== ctx.params.id) throw notFound('Project');
+      const keys = rotateKeys(core.db, core.clock, ctx.params.id!);
+      if (!keys) throw notFound('Project');
+      ctx.body = keys;
+      await next();
+    },
+  );
+
+  router.get(
+    '/settings/keys',
+    describe({ summary: 'The public key', description: 'The public key and when the keys were made; the secret key is shown only when it is made', answers: { 200: 'KeySettings' } }),
+    admin,
+    (ctx) => {
+      const keys = foundOr404(findPublicKey(core.db, projectOf(ctx).id), 'Project keys');
+      ctx.body = { publicKey: keys.publicKey, createdAt: iso(keys.createdAt) };
+    },
+  );
+
+  router.get('/settings/tracking', describe({ summary: 'Tracking settings', answers: { 200: 'TrackingSettings' } }), admin, (ctx) => {
+    ctx.body = { trackTransactional: foundOr404(getProject(core.db, projectOf(ctx).id), 'Project').trackTransactional };
+  });
+
+  router.patch(
+    '/settings/tracking',
+    describe({ summary: 'Change tracking settings', description: 'Also `postmill project tracking ID on|off`; the next send follows it', body: 'tracking-settings', answers: { 200: 'TrackingSettings' } }),
+    admin,
+    (ctx) => {
+      const { trackTransactional } = validate<{ trackTransactional: boolean }>('tracking-settings', ctx.state.body);
+      const project = foundOr404(setProjectTracking(core.db, core.clock, projectOf(ctx).id, trackTransactional), 'Project');
+      ctx.body = { trackTransactional: project.trackTransactional };
+    },
+  );
+
+  return router;
+}
