@@ -34,7 +34,7 @@ export function EmailLog({ filters, caption, linkOf, empty, refetchMs }: Props) 
   if (log.isError) return <ErrorNote error={errorText(log.error)} />;
   return (
     <>
-      <p role="status">{rows.length === 0 ? empty : `${rows.length}${log.hasNextPage ? '+' : ''} emails`}</p>
+      <p role="status">{rows.length === 0 ? empty : `${rows.length}${log.hasNextPage ? '+' : ''} ${rows.length === 1 && !log.hasNextPage ? 'email' : 'emails'}`}</p>
       {rows.length > 0 && (
         <table>
           <caption>{caption}</caption>
