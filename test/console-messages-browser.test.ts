@@ -3,12 +3,12 @@
 // attempt, the bounce); opens and clicks in the timeline; the status, campaign and day-range
 // filters and Load more; the raw source for an ADMIN (headers, DKIM from DNS) and not for a MEMBER.
 // Elements are found by role and accessible name.
-import { simpleParser } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fetchFromPage, openTab, signInAs, startBrowser, type ConsoleTab } from './helpers/browser.js';
 import { makeUser, PASSWORD } from './helpers/console-session.js';
+import { openAndClick } from './helpers/engage.js';
 import { startMailEnv, type MailEnv } from './helpers/mail-env.js';
 
 let env: MailEnv;
@@ -25,16 +25,6 @@ async function send(to: string, subject: string, body = '<p>Thanks for your orde
   return r.body.data.emails[0].email;
 }
 
-/** Opens the email's pixel and follows its link, as a recipient's mail client would. */
-async function openAndClick(emailId: string): Promise<void> {
-  const raw = await fetch(`${env.daemon.url}/emails/${emailId}/raw`, { headers: { authorization: `Bearer ${env.daemon.project.secretKey}` } });
-  const html = String((await simpleParser(Buffer.from(await raw.arrayBuffer()))).html);
-  const pixel = /<img[^>]+src="([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&');
-  const link = /<a[^>]+href="([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&');
-  assert.is((await fetch(env.daemon.url + new URL(pixel).pathname)).status, 200);
-  assert.is((await fetch(env.daemon.url + new URL(link).pathname, { redirect: 'manual' })).status, 302);
-}
-
 test.before(async () => {
   [env, browser] = await Promise.all([startMailEnv({ sinkDomains: ['readers.test'], senders: ['news.test'], sink: { tls: true } }), startBrowser()]);
   const d = env.daemon;
@@ -48,7 +38,7 @@ test.before(async () => {
   ids.gone = await send('gone@readers.test', 'Undeliverable');
   ids.ann = await send('ann@readers.test', 'Tracked welcome', '<p><a href="https://example.com/start">Start here</a></p>');
   await env.idle();
-  await openAndClick(ids.ann);
+  await openAndClick(env.daemon, ids.ann);
   laterAt = await env.advance(2 * 24 * 3600_000);
   ids.later = await send('later@readers.test', 'Two days on');
   await env.idle();

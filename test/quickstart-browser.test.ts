@@ -146,6 +146,7 @@ test('open the setup link, choose a password, sign in', async () => {
   await signInAs(page, you, PASSWORD);
   const banner = page.getByRole('complementary', { name: 'Capture mode' });
   await banner.getByText('Capture mode: nothing leaves this machine.').waitFor();
+  assert.ok((await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).includes('Outbox'), 'capture mode has an Outbox');
 });
 
 test('Domains: add the sender domain and mark it verified without DNS', async () => {
