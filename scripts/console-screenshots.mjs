@@ -121,7 +121,7 @@ async function capturePages(browser) {
     await ok('POST', `/domains/${domain.id}/mark-verified`);
     await ok('POST', '/contacts', { email: 'ann@example.org', data: { name: 'Ann', plan: 'Pro' } });
     await ok('POST', '/v1/send', { to: 'bounce@simulator.postmill.invalid', from: 'hello@acme.example', subject: 'Bounce me', body: '<p>Bye</p>' });
-    const sent = await ok('POST', '/v1/send', { to: 'ann@example.org', from: 'hello@acme.example', fromName: 'Acme', subject: 'Welcome, Ann', body: WELCOME.replaceAll('{{name ?? friend}}', 'Ann').replaceAll('{{plan ?? Free}}', 'Pro') });
+    const sent = await ok('POST', '/v1/send', { to: 'ann@example.org', from: 'hello@acme.example', name: 'Acme', subject: 'Welcome, Ann', body: WELCOME.replaceAll('{{name ?? friend}}', 'Ann').replaceAll('{{plan ?? Free}}', 'Pro') });
     await env.idle();
     const { tab, page, shoot } = await owner(browser, d);
     await signInAs(page, OWNER, PASSWORD);
