@@ -99,6 +99,7 @@ test('submission: a session that does not log in within submission.loginTimeout 
     ]);
     assert.is((await loggedIn.auth(daemon.project.secretKey)).code, 235);
     // a client that dribbles a command a byte at a time keeps the idle timeout from firing, not this
+    // (the pause is the client's pace across the 1 s deadline, not a wait for anything)
     let open = true;
     void talking.closed.then(() => (open = false));
     const dribble = (async () => {
@@ -107,9 +108,11 @@ test('submission: a session that does not log in within submission.loginTimeout 
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
-    const closing = await idle.reply(10_000);
+    const [closing, closingTalker] = await Promise.all([idle.reply(10_000), talking.reply(10_000)]);
     assert.is(closing.code, 421);
     assert.match(closing.text, 'No login within 1 seconds');
+    assert.is(closingTalker.code, 421, 'the talker is closed by the login deadline too');
+    assert.match(closingTalker.text, 'No login within 1 seconds');
     await idle.closed;
     await talking.closed;
     await dribble;
