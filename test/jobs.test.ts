@@ -87,7 +87,11 @@ test('a failing job retries on the backoff schedule as the clock moves, then fai
   await until(db, () => calls === 1 && jobRows(db)[0]?.status === 'queued', 'the first attempt failed and queued again');
   await settled(runner);
   assert.is(calls, 1, 'not retried before its time');
-  clock.advance(10_000);
+  clock.advance(9_000);
+  runner.wake();
+  await settled(runner);
+  assert.is(calls, 1, 'nor a second before its 10 s');
+  clock.advance(1_000);
   runner.wake();
   await until(db, () => calls === 2 && jobRows(db)[0]?.status === 'queued', 'the second attempt failed and queued again');
   clock.advance(60_000);
