@@ -15,6 +15,7 @@ import type { Lane } from '../src/jobs/types.js';
 import { composeMessage } from '../src/compose/mime.js';
 import { openStore } from '../src/store/db.js';
 import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
+import { metric } from './helpers/metrics.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -91,7 +92,13 @@ test('a transactional email goes ahead of a bulk backlog queued before it, for t
     await env.daemon.restart();
     await eventually(async () => env.sink.connections >= 3, 8000, 'bulk deliveries under way');
     await sendTransactional(env, 'buyer@rcpt.test');
-    await new Promise((r) => setTimeout(r, 300)); // the send is claimed and waits for a place at rcpt.test
+    // the send is claimed and handed to the engine, where it waits for a place at rcpt.test
+    const handedOver = () => metric(env.daemon, 'postmill_deliveries_in_progress', { lane: 'transactional' });
+    await eventually(async (saw) => {
+      const n = await handedOver();
+      saw({ transactionalInDelivery: n, sinkReceived: env.sink.messages.length });
+      return n === 1;
+    }, 10_000, 'the transactional delivery waiting for a place');
     release();
     await eventually(async () => position(env, 'buyer@rcpt.test') >= 0, 10_000, 'transactional delivery');
     // FIFO would deliver it after every bulk email claimed before it (dozens); it starts in the first

@@ -82,6 +82,8 @@ test('deliveries by outcome and destination domain; inbound messages by class', 
   );
   assert.is(sample(text, 'postmill_deliveries_by_domain_total', { outcome: 'delivered', domain: 'rcpt.test' }), 1);
   assert.is(sample(text, 'postmill_deliveries_by_domain_total', { outcome: 'bounced', domain: 'rcpt.test' }), 1);
+  // both were handed to the engine and ended (a waiting one is counted: test/delivery-lanes.test.ts)
+  assert.is(sample(text, 'postmill_deliveries_in_progress', { lane: 'transactional' }), 0);
 });
 
 test('queue depth and oldest age by job kind and lane, reactor lag, store and WAL size', async () => {
