@@ -146,7 +146,7 @@ test('upload refusals: no multipart, no file, not a CSV, no email column, a colu
     assert.match(tooBig.body.error.message, /5 MB/);
   }
   const incoming = join(d.dataDir, 'store', 'imports', 'incoming');
-  await eventually(async () => readdirSync(incoming).length === 0, 5000, 'refused uploads to leave no file behind');
+  await eventually((saw) => (saw({ files: readdirSync(incoming) }), readdirSync(incoming).length === 0), 5000, 'refused uploads to leave no file behind');
   assert.is((await d.request('GET', '/health', undefined, { key: null })).status, 200);
 });
 

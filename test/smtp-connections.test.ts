@@ -55,8 +55,9 @@ for (const listener of listeners) {
 
     idle[0]!.close();
     await idle[0]!.closed;
-    const freed = await eventually(async () => {
+    const freed = await eventually(async (saw) => {
       const s = await openSession(port, { localAddress: CROWD });
+      saw({ greeting: s.greeting });
       if (s.greeting.code === 220) return s;
       s.close();
       return null;
