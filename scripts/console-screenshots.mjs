@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Screenshots of the console's Domains, Templates and Settings pages into docs/console/, taken from
+// Screenshots of the console's Domains, Templates, Segments and Settings pages into docs/console/, taken from
 // a real daemon (loopback DNS and SMTP sink, some data made through the API) with the browser
 // tests' helpers. After `npm run build && npm run build:test`:  node scripts/console-screenshots.mjs
 import { dirname, join } from 'node:path';
@@ -34,6 +34,31 @@ try {
   const welcome = await ok('POST', '/templates', { name: 'Welcome', description: 'Sent after sign-up', subject: 'Welcome, {{name ?? friend}}', body, from: 'hello@acme.example', fromName: 'Acme', type: 'MARKETING' });
   await ok('POST', '/templates', { name: 'Password reset', subject: 'Reset your password', body: '<p>Reset it here: {{{link}}}</p>', from: 'hello@acme.example', type: 'TRANSACTIONAL' });
   await ok('POST', '/templates', { name: 'Receipt', subject: 'Your receipt {{order}}', body: '<p>Thanks for your order.</p>', from: 'hello@acme.example', type: 'TRANSACTIONAL' });
+  // segments: contacts with a plan, seats and purchases; a dynamic segment of two groups, one nested; a static one
+  for (const [email, plan, seats, bought] of [
+    ['bo@example.org', 'Free', 1, true],
+    ['cy@example.org', 'Pro', 12, false],
+    ['dee@example.org', 'Pro', 3, true],
+    ['eve@example.org', 'Team', 25, true],
+    ['fay@example.org', 'Team', 40, false],
+  ]) {
+    await ok('POST', '/contacts', { email, data: { plan, seats } });
+    if (bought) await ok('POST', '/events/track', { email, event: 'purchase' });
+  }
+  await ok('POST', '/events/track', { email: contact.email, event: 'purchase' });
+  const proBuyers = await ok('POST', '/segments', {
+    name: 'Pro buyers and big teams',
+    description: 'Pro plan with a purchase in the last 30 days, or 20 seats and more',
+    condition: {
+      logic: 'OR',
+      groups: [
+        { filters: [{ field: 'data.plan', operator: 'equals', value: 'Pro' }, { field: 'purchase', operator: 'triggeredWithin', value: 30, unit: 'days' }] },
+        { filters: [{ field: 'data.seats', operator: 'greaterThanOrEqual', value: 20 }], conditions: { logic: 'AND', groups: [{ filters: [{ field: 'subscribed', operator: 'equals', value: true }] }] } },
+      ],
+    },
+  });
+  const guests = await ok('POST', '/segments', { name: 'Launch guests', description: 'Invited by hand', type: 'STATIC' });
+  await ok('POST', `/segments/${guests.id}/members`, { emails: ['ann@example.org', 'cy@example.org', 'eve@example.org'] });
 
   const tab = await openTab(browser, `${d.url}/app/`);
   const { page } = tab;
@@ -55,6 +80,13 @@ try {
     await page.getByLabel('Preview for').selectOption({ label: contact.email });
     await page.frameLocator('iframe[title="Email preview"]').getByText('Welcome aboard, Ann!').waitFor();
   });
+  await shoot('/app/segments', 'Segments', 'segments.png', () => page.getByRole('row', { name: /Launch guests/ }).waitFor());
+  await shoot(`/app/segments/${proBuyers.id}`, `Segment: ${proBuyers.name}`, 'segment-builder.png', () =>
+    page.getByRole('region', { name: 'Members now' }).getByRole('status').filter({ hasText: /match/ }).waitFor(),
+  );
+  await shoot(`/app/segments/${guests.id}`, 'Segment: Launch guests', 'segment-static.png', () =>
+    page.getByRole('region', { name: 'Members', exact: true }).getByRole('status').filter({ hasText: '3 members' }).waitFor(),
+  );
   await shoot('/app/settings/keys', 'API keys', 'settings-keys.png', async () => {
     await page.getByRole('button', { name: 'Rotate keys' }).click();
     await page.getByRole('dialog', { name: 'Rotate both keys?' }).getByRole('button', { name: 'Rotate keys now' }).click();
