@@ -12,18 +12,19 @@ import {
   MAX_DEPTH,
   MAX_FILTERS,
   newFilter,
-  operatorsFor,
+  operatorsOf,
   operatorText,
   placeOf,
   problemsUnder,
   rebuilt,
-  EVENT_OPERATORS,
-  MEMBERSHIP_OPERATORS,
+  STANDARD_FIELDS,
+  typeOf,
   type FieldType,
   type Filter,
   type FilterCondition,
   type FilterGroup,
   type FilterKind,
+  type KnownField,
   type Logic,
   type Operator,
 } from './filterModel';
@@ -44,12 +45,6 @@ export interface FilterBuilderProps {
   excludeSegmentId?: string;
 }
 
-interface KnownField {
-  field: string;
-  type: FieldType;
-  coverage: number;
-}
-
 interface Catalog {
   fields: KnownField[];
   events: string[];
@@ -64,16 +59,7 @@ interface Catalog {
 const CatalogContext = createContext<Catalog | null>(null);
 const useCatalog = () => useContext(CatalogContext)!;
 
-const STANDARD_FIELDS: { field: string; label: string; type: FieldType }[] = [
-  { field: 'email', label: 'Email', type: 'string' },
-  { field: 'subscribed', label: 'Subscribed', type: 'boolean' },
-  { field: 'createdAt', label: 'Created', type: 'date' },
-  { field: 'updatedAt', label: 'Updated', type: 'date' },
-];
-
 const TYPE_WORDS: Record<FieldType, string> = { string: 'text', number: 'number', boolean: 'true or false', date: 'date', object: 'object', array: 'list', mixed: 'mixed types', unknown: 'type not known' };
-
-const typeOf = (fields: KnownField[], field: string): FieldType => STANDARD_FIELDS.find((s) => s.field === field)?.type ?? fields.find((f) => f.field === field)?.type ?? 'unknown';
 
 /** What the rows start from: the project's first data field (else email), its first event name and segment. */
 function firsts(c: Catalog) {
@@ -215,9 +201,7 @@ function FilterRow({ filter, onChange, onRemove, path, name }: { filter: Filter;
   const about = (part: string) => (problems.some((p) => p.field === `${path}.${part}` || (part === 'value' && p.field === path)) ? problemId : undefined);
   const kind = kindOf(filter);
   const type = kind === 'field' ? typeOf(c.fields, filter.field) : 'unknown';
-  const operators: Operator[] = kind === 'event' ? [...EVENT_OPERATORS] : kind === 'segment' ? [...MEMBERSHIP_OPERATORS] : operatorsFor(filter.field, type);
-  // an operator the field's type does not suggest (set through the API) stays offered rather than lost
-  if (!operators.includes(filter.operator)) operators.push(filter.operator);
+  const operators = operatorsOf(filter, type);
   const legend = `Condition ${name}`;
   return (
     <fieldset className="filter">

@@ -5,7 +5,7 @@
 // (an empty number, JSON that does not parse) is sent as no value, so the API says what is missing.
 import { useState } from 'react';
 import { carry } from './filterKeys';
-import { choicesFor, chosenTypeOf, CHOSEN_TYPES, fromLocalInput, localInput, startValue, type ChosenType, type FieldType, type Filter, type Unit, type ValueKind, valueKindOf } from './filterModel';
+import { choicesFor, chosenTypeOf, CHOSEN_TYPES, startValue, textOf, valueKindOf, valueOfText, type ChosenType, type EditorKind, type FieldType, type Filter, type Unit } from './filterModel';
 
 export interface SegmentChoice {
   id: string;
@@ -22,10 +22,10 @@ interface ValueProps {
   problemId: string | undefined;
 }
 
-/** An input whose text is kept as typed while it does not parse yet (`parse` answers undefined then). */
-function DraftInput({ label, type, initial, parse, onValue, problemId, ...rest }: { label: string; type: string; initial: string; parse(text: string): unknown; onValue(v: unknown): void; problemId: string | undefined; min?: number; step?: string }) {
-  const [text, setText] = useState(initial);
-  const unparsed = text !== '' && parse(text) === undefined;
+/** An input whose text is kept as typed while it is not a value of its kind yet. */
+function DraftInput({ label, kind, type, value, onValue, problemId, ...rest }: { label: string; kind: EditorKind; type: string; value: unknown; onValue(v: unknown): void; problemId: string | undefined; min?: number; step?: string }) {
+  const [text, setText] = useState(() => textOf(kind, value));
+  const unparsed = text !== '' && valueOfText(kind, text) === undefined;
   return (
     <label>
       {label}
@@ -37,21 +37,11 @@ function DraftInput({ label, type, initial, parse, onValue, problemId, ...rest }
         aria-describedby={problemId}
         onChange={(e) => {
           setText(e.target.value);
-          onValue(parse(e.target.value));
+          onValue(valueOfText(kind, e.target.value));
         }}
       />
     </label>
   );
-}
-
-const numberOf = (text: string): number | undefined => (text.trim() === '' || !Number.isFinite(Number(text)) ? undefined : Number(text));
-
-function jsonOf(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The filter with `value` (none when undefined). */
@@ -61,37 +51,38 @@ function valued(f: Filter, value: unknown): Filter {
 }
 
 /** One editor for a value of a known kind. */
-function TypedValue({ kind, filter, onChange, segments, problemId }: { kind: Exclude<ValueKind, 'none' | 'choice'> } & Omit<ValueProps, 'type'>) {
+function TypedValue({ kind, filter, onChange, segments, problemId }: { kind: EditorKind } & Omit<ValueProps, 'type'>) {
   const set = (v: unknown) => onChange(valued(filter, v));
   const a11y = { 'aria-invalid': problemId !== undefined, 'aria-describedby': problemId };
+  const draft = { kind, value: filter.value, onValue: set, problemId };
   switch (kind) {
     case 'text':
       return (
         <label>
           Value
-          <input value={typeof filter.value === 'string' || typeof filter.value === 'number' ? String(filter.value) : ''} onChange={(e) => set(e.target.value)} {...a11y} />
+          <input value={textOf(kind, filter.value)} onChange={(e) => set(valueOfText(kind, e.target.value))} {...a11y} />
         </label>
       );
     case 'number':
-      return <DraftInput label="Value" type="number" step="any" initial={typeof filter.value === 'number' ? String(filter.value) : ''} parse={numberOf} onValue={set} problemId={problemId} />;
+      return <DraftInput label="Value" type="number" step="any" {...draft} />;
     case 'boolean':
       return (
         <label>
           Value
-          <select value={String(filter.value === true)} onChange={(e) => set(e.target.value === 'true')} {...a11y}>
+          <select value={textOf(kind, filter.value)} onChange={(e) => set(valueOfText(kind, e.target.value))} {...a11y}>
             <option value="true">true</option>
             <option value="false">false</option>
           </select>
         </label>
       );
     case 'date':
-      return <DraftInput label="Date and time" type="datetime-local" initial={localInput(filter.value)} parse={fromLocalInput} onValue={set} problemId={problemId} />;
+      return <DraftInput label="Date and time" type="datetime-local" {...draft} />;
     case 'json':
-      return <DraftInput label="Value (JSON)" type="text" initial={filter.value === undefined ? '' : JSON.stringify(filter.value)} parse={jsonOf} onValue={set} problemId={problemId} />;
+      return <DraftInput label="Value (JSON)" type="text" {...draft} />;
     case 'span':
       return (
         <>
-          <DraftInput label="Amount" type="number" min={0} step="any" initial={typeof filter.value === 'number' ? String(filter.value) : ''} parse={numberOf} onValue={set} problemId={problemId} />
+          <DraftInput label="Amount" type="number" min={0} step="any" {...draft} />
           <label>
             Unit
             <select value={filter.unit ?? 'days'} onChange={(e) => onChange(carry(filter, { ...filter, unit: e.target.value as Unit }))}>
@@ -103,12 +94,13 @@ function TypedValue({ kind, filter, onChange, segments, problemId }: { kind: Exc
         </>
       );
     case 'segment': {
-      const known = segments.some((s) => s.id === filter.value);
+      const id = textOf(kind, filter.value);
+      const known = segments.some((s) => s.id === id);
       return (
         <label>
           Segment
-          <select value={typeof filter.value === 'string' ? filter.value : ''} onChange={(e) => set(e.target.value)} {...a11y}>
-            {!known && <option value={typeof filter.value === 'string' ? filter.value : ''}>{filter.value ? 'A segment not in this project' : 'Choose a segment'}</option>}
+          <select value={id} onChange={(e) => set(valueOfText(kind, e.target.value))} {...a11y}>
+            {!known && <option value={id}>{id ? 'A segment not in this project' : 'Choose a segment'}</option>}
             {segments.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.name} ({s.type === 'STATIC' ? 'static' : 'dynamic'})

@@ -1,8 +1,9 @@
 // The filter engine's FilterCondition as the console edits it (docs/api.md "Segments and filters"):
 // its JSON types, which operators each kind of field takes, what value each operator wants, the
-// labels people read, and where the API's problems point. Pure data and functions; FilterBuilder.tsx
-// draws them.
-import type { FieldProblem } from '../api';
+// labels people read, the text each value editor shows, and where the API's problems point. Pure
+// data and functions; FilterBuilder.tsx draws them, test/filter-model.test.ts proves the round trip.
+// (`.js` in the import: the unit test compiles this file under Node's module resolution too.)
+import type { FieldProblem } from '../api.js';
 
 export type Logic = 'AND' | 'OR';
 export type Unit = 'days' | 'hours' | 'minutes';
@@ -54,6 +55,24 @@ export type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'object' | 'a
 
 export type FilterKind = 'field' | 'event' | 'segment';
 
+/** A contact field GET /contacts/fields lists: its path, inferred type and the share of contacts that have it. */
+export interface KnownField {
+  field: string;
+  type: FieldType;
+  coverage: number;
+}
+
+export const STANDARD_FIELDS: { field: string; label: string; type: FieldType }[] = [
+  { field: 'email', label: 'Email', type: 'string' },
+  { field: 'subscribed', label: 'Subscribed', type: 'boolean' },
+  { field: 'createdAt', label: 'Created', type: 'date' },
+  { field: 'updatedAt', label: 'Updated', type: 'date' },
+];
+
+/** A field's type: the standard fields' own, a data field's as inferred, else `unknown`. */
+export const typeOf = (fields: KnownField[], field: string): FieldType =>
+  STANDARD_FIELDS.find((s) => s.field === field)?.type ?? fields.find((f) => f.field === field)?.type ?? 'unknown';
+
 export const kindOf = (f: Filter): FilterKind =>
   (EVENT_OPERATORS as readonly string[]).includes(f.operator) ? 'event' : (MEMBERSHIP_OPERATORS as readonly string[]).includes(f.operator) ? 'segment' : 'field';
 
@@ -79,6 +98,13 @@ export function operatorsFor(field: string, type: FieldType): Operator[] {
     default:
       return [...VALUE_OPERATORS];
   }
+}
+
+/** The operators a condition's row offers: its kind's, a field's by its type, and the filter's own when the type does not suggest it (set through the API), so it is kept rather than lost. */
+export function operatorsOf(f: Filter, type: FieldType): Operator[] {
+  const kind = kindOf(f);
+  const offered: Operator[] = kind === 'event' ? [...EVENT_OPERATORS] : kind === 'segment' ? [...MEMBERSHIP_OPERATORS] : operatorsFor(f.field, type);
+  return offered.includes(f.operator) ? offered : [...offered, f.operator];
 }
 
 const DATE_WORDS: Partial<Record<Operator, string>> = {
@@ -225,7 +251,7 @@ function instantOf(value: unknown): number {
 }
 
 /** A datetime-local input's text for a date value (in the person's own time zone), or '' for a value that is not one. */
-export function localInput(value: unknown): string {
+function localInput(value: unknown): string {
   const ms = instantOf(value);
   if (!Number.isFinite(ms)) return '';
   const d = new Date(ms);
@@ -234,7 +260,60 @@ export function localInput(value: unknown): string {
 }
 
 /** A datetime-local input's text (the person's own time zone) as the ISO 8601 instant the API takes. */
-export const fromLocalInput = (text: string): string | undefined => (text === '' ? undefined : new Date(text).toISOString());
+function fromLocalInput(text: string): string | undefined {
+  const ms = text === '' ? NaN : new Date(text).getTime();
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
+}
+
+const numberOf = (text: string): number | undefined => (text.trim() === '' || !Number.isFinite(Number(text)) ? undefined : Number(text));
+
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The kinds of value an editor is drawn for (a `choice` is drawn as the chosen one). */
+export type EditorKind = Exclude<ValueKind, 'none' | 'choice'>;
+
+/** The text the editor of `kind` shows for a value ('' for one it cannot show). */
+export function textOf(kind: EditorKind, value: unknown): string {
+  switch (kind) {
+    case 'text':
+      return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+    case 'number':
+    case 'span':
+      return typeof value === 'number' ? String(value) : '';
+    case 'boolean':
+      return String(value === true);
+    case 'date':
+      return localInput(value);
+    case 'json':
+      return value === undefined ? '' : JSON.stringify(value);
+    case 'segment':
+      return typeof value === 'string' ? value : '';
+  }
+}
+
+/** The value of an editor's text, or undefined while the text is not one yet (an empty number, JSON that does not parse), which the API reports as missing. */
+export function valueOfText(kind: EditorKind, text: string): unknown {
+  switch (kind) {
+    case 'text':
+    case 'segment':
+      return text;
+    case 'number':
+    case 'span':
+      return numberOf(text);
+    case 'boolean':
+      return text === 'true';
+    case 'date':
+      return fromLocalInput(text);
+    case 'json':
+      return jsonOf(text);
+  }
+}
 
 /** The API's field problems of a condition it got under `prefix` (`condition`, `audienceCondition`), with paths relative to the condition. */
 export const problemsWithin = (fields: FieldProblem[], prefix: string): FieldProblem[] =>
