@@ -64,7 +64,7 @@ export function SegmentPreview({ condition, segmentId, onProblems }: { condition
                   <Link to={`/contacts/${c.id}`}>{c.email}</Link>
                 </th>
                 <td>{c.subscribed ? 'yes' : 'no'}</td>
-                <td>{new Date(c.createdAt).toLocaleString()}</td>
+                <td>{new Date(c.createdAt).toLocaleDateString()}</td>
               </tr>
             ))}
           </tbody>
