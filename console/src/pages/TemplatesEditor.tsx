@@ -1,4 +1,4 @@
-// A template's page (MEMBER): its fields and HTML body (a plain textarea for now), save, duplicate,
+// A template's page (MEMBER): its fields and body (HTML or visual mode), save, duplicate,
 // delete; beside them the live preview and a test send of the saved template. `/templates/new`
 // makes one.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -9,6 +9,7 @@ import { ErrorNote, Page } from '../page';
 import { useSession } from '../session';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { TEMPLATE_TYPES, templatesKey, type Template, type TemplateType } from './Templates';
+import { BodyEditor } from '../ui/BodyEditor';
 import { EmailPreview } from '../ui/EmailPreview';
 import { TestSend } from '../ui/TestSend';
 
@@ -120,11 +121,7 @@ function Editor({ saved }: { saved: Template | null }) {
               ))}
             </select>
           </label>
-          <label>
-            HTML body
-            <textarea required rows={18} spellCheck={false} value={draft.body} onChange={(e) => set('body')(e.target.value)} />
-            <span className="hint">{'{{name}} is HTML-escaped, {{{name}}} inserted as is; {{unsubscribeUrl}}, {{manageUrl}}, {{email}} and data fields are there'}</span>
-          </label>
+          <BodyEditor value={draft.body} onChange={set('body')} />
           <ErrorNote error={save.isError ? errorText(save.error) : duplicate.isError ? errorText(duplicate.error) : removeFailure} />
           <p role="status" className="hint">
             {save.isPending ? 'Saving…' : unsaved ? 'Unsaved changes' : save.isSuccess ? 'Saved' : ''}
