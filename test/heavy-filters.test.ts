@@ -227,9 +227,10 @@ test('past its budget a read is stopped: 422 QUERY_TIMEOUT for requests; count a
   const store = new Database(join(d.dataDir, 'store', 'postmill.db'), { readonly: true });
   try {
     const failure = (kind: string) => store.prepare('SELECT last_error FROM jobs WHERE kind = ? AND last_error IS NOT NULL').pluck().get(kind) as string | undefined;
-    const fanout = await eventually(async () => failure('campaign.fanout'), 30_000, 'the fan-out failed with a reason');
+    const jobs = () => store.prepare('SELECT kind, status, attempts, last_error FROM jobs').all();
+    const fanout = await eventually((saw) => (saw(jobs()), failure('campaign.fanout')), 30_000, 'the fan-out failed with a reason');
     assert.match(fanout, /stopped after 20 ms/);
-    const count = await eventually(async () => failure('segments.count'), 30_000, 'a count job failed with a reason');
+    const count = await eventually((saw) => (saw(jobs()), failure('segments.count')), 30_000, 'a count job failed with a reason');
     assert.match(count, /ran past 20 ms \(reads\.jobBudgetMs\)/);
   } finally {
     store.close();

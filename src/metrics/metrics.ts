@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Lane } from '../jobs/types.js';
 import { postmillVersion } from '../runtime/version.js';
 
 /** Destination domains counted one by one; more are counted in the totals only (bounded memory). */
@@ -10,13 +11,15 @@ export const TOP_DOMAINS = 20;
 export interface Metrics {
   readonly registry: Registry;
   /** Runs `read` at the start of every scrape (one read of the store serves several gauges). */
-  beforeScrape(read: () => void): void;
+  beforeScrape(read: () => Promise<void>): void;
   /** The Prometheus text of every metric. */
   scrape(): Promise<string>;
   /** One HTTP request, by its route template (not the raw path: bounded labels). */
   request(method: string, route: string, status: number, seconds: number): void;
   /** One delivery attempt's outcome (delivered, bounced, deferred) to `recipient`. */
   delivery(outcome: string, recipient: string): void;
+  /** One delivery handed to the engine (waiting for a place at its destination, or in its SMTP session); the answer ends it. */
+  inDelivery(lane: Lane): () => void;
   /** One inbound message by its class (bounce, complaint, auto-reply, received). */
   inbound(kind: string): void;
 }
@@ -39,6 +42,12 @@ export function createMetrics(): Metrics {
     registers,
   });
   const deliveries = new Counter({ name: 'postmill_deliveries_total', help: 'Delivery attempts by outcome', labelNames: ['outcome'], registers });
+  const inProgress = new Gauge({
+    name: 'postmill_deliveries_in_progress',
+    help: 'Deliveries handed to the engine and not finished, by lane: waiting for a place at their destination or in an SMTP session',
+    labelNames: ['lane'],
+    registers,
+  });
   const byDomain = new Map<string, Map<string, number>>();
   new Counter({
     name: 'postmill_deliveries_by_domain_total',
@@ -55,12 +64,12 @@ export function createMetrics(): Metrics {
   const inbound = new Counter({ name: 'postmill_inbound_messages_total', help: 'Inbound messages by class', labelNames: ['class'], registers });
   // The usual build-info gauge: constant 1, the version as a label (joins onto other series in queries).
   new Gauge({ name: 'postmill_build_info', help: 'The running version of Postmill (always 1)', labelNames: ['version'], registers }).set({ version: postmillVersion() }, 1);
-  const reads: (() => void)[] = [];
+  const reads: (() => Promise<void>)[] = [];
   return {
     registry,
     beforeScrape: (read) => void reads.push(read),
-    scrape: () => {
-      for (const read of reads) read();
+    scrape: async () => {
+      await Promise.all(reads.map((read) => read()));
       return registry.metrics();
     },
     request(method, route, status, seconds) {
@@ -76,6 +85,10 @@ export function createMetrics(): Metrics {
         byDomain.set(domain, (counts = new Map()));
       }
       counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+    },
+    inDelivery(lane) {
+      inProgress.inc({ lane });
+      return () => inProgress.dec({ lane });
     },
     inbound(kind) {
       inbound.inc({ class: kind });

@@ -144,11 +144,13 @@ export function deliveryJob(core: Core, opts: DeliveryJobOptions): JobHandler<De
       if (suppressionWithholding(core.db, email.projectId, email.to, email)) {
         return commit(() => setEmailStatus(core.db, email.id, 'suppressed', null, core.clock.now()));
       }
-      const throttled = opts.throttle?.take(email.projectId);
-      if (throttled && !throttled.allowed) return { retryAt: throttled.retryAt, reason: 'project send throttle' };
+      // the throttle is asked first and counts last: a job the pacer sends back takes no place in it
+      const throttledUntil = opts.throttle?.fullUntil(email.projectId) ?? null;
+      if (throttledUntil !== null) return { retryAt: throttledUntil, reason: 'project send throttle' };
       const bulk = job.lane === 'bulk';
       const paced = bulk ? pacer.take(email.projectId) : null;
       if (paced !== null) return { retryAt: paced, reason: 'delivery.bulkPerSecond' };
+      opts.throttle?.hit(email.projectId);
       // a large message is read only once delivery has room for it
       const release = stored.message ? null : await largeMessages.take(stored.storedSize);
       try {
@@ -157,7 +159,10 @@ export function deliveryJob(core: Core, opts: DeliveryJobOptions): JobHandler<De
         const message = await outgoing(core, opts.signer, email, found);
         // A bulk email may wait long for its place: a campaign cancelled meanwhile ended it, and it is not sent.
         const stillWanted = bulk ? () => !FINAL.has(emailStatusOf(core.db, email.id) ?? 'failed') : undefined;
-        const result = await opts.delivery.deliver({ emailId: email.id, from: verpAddress(email.id, email.senderDomain), to: email.to, head: message.head, raw: message.raw, bulk, stillWanted });
+        const ended = opts.metrics.inDelivery(bulk ? 'bulk' : 'transactional');
+        const result = await opts.delivery
+          .deliver({ emailId: email.id, from: verpAddress(email.id, email.senderDomain), to: email.to, head: message.head, raw: message.raw, bulk, stillWanted })
+          .finally(ended);
         if (result.status === 'withdrawn') return;
         opts.metrics.delivery(result.status, email.to);
         opts.summary.record(result.status, email.to, result.response);
