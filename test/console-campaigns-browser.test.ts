@@ -2,8 +2,8 @@
 // SMTP sink: a campaign composed from a template in both modes (the visual editor's edit kept in
 // HTML mode, a `{{variable}}` completed in the code editor), previewed as a contact at two widths,
 // a test sent to two addresses that arrive, sent to a segment made through the API after a
-// confirmation that states the count, and its progress followed to the end without a reload; a
-// scheduled campaign cancelled; the list. Elements are found by role and accessible name.
+// confirmation that states the count, and its progress followed from under way to the end without
+// a reload; a scheduled campaign cancelled; the list. Elements are found by role and accessible name.
 import { simpleParser } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
 import { test } from 'uvu';
@@ -158,13 +158,23 @@ test('compose from a template in both modes, preview as a contact, send a test, 
   assert.is(testMail.subject, '[TEST] Welcome, friend');
   assert.match(String(testMail.html), /See you soon\./);
 
-  // send: the confirmation states the count; the progress reaches the end without a reload
+  // send: the confirmation states the count; the progress is seen under way (bob's server holds its
+  // answer), then reaching the end, without a reload
+  const releaseBob = env.sink.hold((rcpt) => rcpt === 'bob@readers.test');
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Send Spring news now?' });
   await dialog.getByText('It goes to 2 recipients — left out: 1 unsubscribed contact, 1 suppressed address.').waitFor();
   await dialog.getByRole('button', { name: 'Send to 2 recipients' }).click();
   await page.getByRole('heading', { name: 'Progress' }).waitFor();
+  await status(page, 'Sending…');
+  await page.getByText('1 of 2 emails finished', { exact: true }).waitFor();
+  assert.is(await page.getByRole('cell', { name: 'Queued count' }).textContent(), '1', "bob's email is being attempted");
+  assert.is(await page.getByRole('cell', { name: 'Delivered count' }).textContent(), '1');
+  // a mark on this document: still there at the end, so no reload brought the end
+  await page.evaluate(() => ((globalThis as unknown as { watched: boolean }).watched = true));
+  releaseBob();
   await status(page, 'Sent: every email reached its end');
+  assert.is(await page.evaluate(() => (globalThis as unknown as { watched?: boolean }).watched), true, 'the same document, updated in place');
   const stats = (await env.daemon.request('GET', `/campaigns/${campaign.id}/stats`)).body.data;
   assert.equal([stats.status, stats.sentCount, stats.deliveredCount, stats.suppressedCount, stats.queuedCount, stats.deferredCount], ['SENT', 2, 2, 1, 0, 0]);
   for (const [label, n] of [['Sent', 2], ['Delivered', 2], ['Queued', 0], ['Deferred', 0], ['Bounced', 0], ['Skipped as suppressed', 1]] as const) {
