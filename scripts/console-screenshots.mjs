@@ -117,6 +117,7 @@ async function everydayPages(browser) {
     await shoot(`/app/segments/${guests.id}`, 'Segment: Launch guests', 'segment-static.png', () =>
       page.getByRole('region', { name: 'Members', exact: true }).getByRole('status').filter({ hasText: '3 members' }).waitFor(),
     );
+    await campaignPages(ok, env.sink, page, shoot, contact);
     await shoot('/app/domains', 'Domains', 'domains.png', () => page.getByRole('status').filter({ hasText: 'Pending' }).waitFor());
     await shoot('/app/settings/members', 'Members', 'members.png', () => page.getByRole('row', { name: new RegExp(OWNER) }).waitFor());
     await shoot('/app/settings/webhooks', 'Webhook signing', 'settings-webhooks.png');
@@ -131,6 +132,55 @@ async function everydayPages(browser) {
   } finally {
     await env.close();
   }
+}
+
+const SPRING = `<h1>Spring is here, {{name ?? friend}}</h1>
+<p>Three things are new on your <strong>{{plan ?? Free}}</strong> plan this month:</p>
+<ul><li><p>Scheduled exports</p></li><li><p>Shared dashboards</p></li><li><p>A faster search</p></li></ul>
+<p><a href="https://acme.example/spring">Read what changed</a></p>
+<p><a href="{{unsubscribeUrl}}">Unsubscribe</a></p>`;
+
+/** Campaigns: the list, the composer in both modes with its preview, the send's confirmation, its progress. */
+async function campaignPages(ok, sink, page, shoot, contact) {
+  const pro = await ok('POST', '/segments', { name: 'Pro customers', condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'Pro' }] }] } });
+  const content = { subject: 'Spring is here, {{name ?? friend}}', body: SPRING, from: 'hello@acme.example', fromName: 'Acme' };
+  const spring = (await ok('POST', '/campaigns', { name: 'Spring news', previewText: 'Three new things on your plan', ...content, audienceType: 'SEGMENT', segmentId: pro.id })).data;
+  const autumn = (await ok('POST', '/campaigns', { name: 'Autumn sale', ...content, subject: 'The autumn sale starts now', audienceType: 'ALL' })).data;
+  await ok('POST', `/campaigns/${autumn.id}/send`, { scheduledFor: '2099-09-21T08:00:00Z' });
+  await ok('POST', '/campaigns', { name: 'Product digest', ...content, subject: 'This month at Acme', audienceType: 'ALL' });
+
+  const counted = () => page.getByRole('status').filter({ hasText: /recipients?/ }).first().waitFor();
+  await shoot(`/app/campaigns/${spring.id}`, 'Campaign: Spring news', 'campaign-composer.png', async () => {
+    await counted();
+    const code = page.getByRole('textbox', { name: 'HTML body' });
+    await code.getByText('Spring is here').waitFor();
+    // the code editor measures its lines once it is in view: its line numbers line up in the picture
+    await code.scrollIntoViewIfNeeded();
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    await page.getByLabel('Find a contact').fill('ann');
+    await page.getByRole('status').filter({ hasText: '1 found' }).waitFor();
+    await page.getByLabel('Preview for').selectOption({ label: contact.email });
+    await page.getByTitle('Email preview').contentFrame().getByText('Spring is here, Ann').waitFor();
+  });
+  await shoot(null, 'Campaign: Spring news', 'campaign-visual.png', async () => {
+    await page.getByRole('radio', { name: 'Visual' }).check();
+    await page.getByRole('textbox', { name: 'Visual body' }).getByRole('heading', { name: /Spring is here/ }).waitFor();
+    await page.getByRole('radio', { name: 'Mobile' }).check();
+  });
+  await shoot(null, 'Campaign: Spring news', 'campaign-confirm.png', async () => {
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Send Spring news now?' }).getByRole('button', { name: /^Send to \d+ recipients?$/ }).waitFor();
+  });
+  // one recipient's server holds its answer: the progress is seen under way
+  const release = sink.hold((rcpt) => rcpt === 'cy@example.org');
+  await page.getByRole('dialog', { name: 'Send Spring news now?' }).getByRole('button', { name: /^Send to / }).click();
+  await shoot(null, 'Campaign: Spring news', 'campaign-progress.png', async () => {
+    await page.getByRole('status').filter({ hasText: 'Sending…' }).waitFor();
+    await page.getByText(/^2 of 3 emails finished$/).waitFor({ timeout: 30_000 });
+  });
+  release();
+  await page.getByRole('status').filter({ hasText: 'Sent: every email reached its end' }).waitFor({ timeout: 30_000 });
+  await shoot('/app/campaigns', 'Campaigns', 'campaigns.png', () => page.getByRole('row', { name: /Spring news SENT/ }).waitFor());
 }
 
 /** The Outbox and the capture-mode banner, against a daemon in capture mode. */

@@ -40,6 +40,8 @@ export const PAGES: PageRoute[] = [
   { path: 'messages/:id/source', section: 'Messages', label: 'Message source', role: 'ADMIN', detail: true, element: lazyPage(() => import('./pages/MessageSource').then((m) => m.MessageSourcePage)) },
   { path: 'templates', section: 'Templates', label: 'Templates', role: 'MEMBER', element: lazyPage(() => import('./pages/TemplatesList').then((m) => m.TemplatesListPage)) },
   { path: 'templates/:id', section: 'Templates', label: 'Template', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/TemplatesEditor').then((m) => m.TemplatesEditorPage)) },
+  { path: 'campaigns', section: 'Campaigns', label: 'Campaigns', role: 'MEMBER', element: lazyPage(() => import('./pages/CampaignsList').then((m) => m.CampaignsListPage)) },
+  { path: 'campaigns/:id', section: 'Campaigns', label: 'Campaign', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/CampaignsPage').then((m) => m.CampaignsPage)) },
   { path: 'segments', section: 'Segments', label: 'Segments', role: 'MEMBER', element: lazyPage(() => import('./pages/SegmentsList').then((m) => m.SegmentsListPage)) },
   { path: 'segments/:id', section: 'Segments', label: 'Segment', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/SegmentEditor').then((m) => m.SegmentEditorPage)) },
   { path: 'domains', section: 'Domains', label: 'Domains', role: 'ADMIN', element: lazyPage(() => import('./pages/Domains').then((m) => m.DomainsPage)) },
