@@ -1,13 +1,14 @@
 // What the Campaigns pages share: the API's Campaign, its stats and audience count, the cache keys
 // of a project's campaigns, and how an audience reads in a sentence.
+import type { FilterCondition } from '../ui/filterModel';
 import type { TemplateType } from './Templates';
 
 export type CampaignStatus = 'DRAFT' | 'SCHEDULED' | 'SENDING' | 'SENT' | 'CANCELLED';
 export const CAMPAIGN_STATUSES: CampaignStatus[] = ['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED'];
 export type AudienceType = 'ALL' | 'SEGMENT' | 'FILTERED';
 
-/** The filter engine's FilterCondition, as the API takes it (checked there). */
-export type FilterCondition = Record<string, unknown>;
+/** The filter engine's condition, as the segment builder edits it. */
+export type { FilterCondition };
 
 export interface Campaign {
   id: string;

@@ -2,12 +2,14 @@
 // would reach and who it leaves out (unsubscribed, suppressed), asked of the API as the choice
 // settles (POST /campaigns/audience-count, counted on its reader thread).
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId } from 'react';
 import { api, errorText } from '../api';
 import { ErrorNote } from '../page';
 import { useSession } from '../session';
+import { emptyCondition, FilterBuilder } from '../ui/FilterBuilder';
+import { countFilters } from '../ui/filterModel';
 import { useDebounced } from '../ui/useDebounced';
-import { plural, segmentsKey, type Audience, type AudienceCount, type AudienceType, type FilterCondition, type SegmentChoice } from './Campaigns';
+import { plural, segmentsKey, type Audience, type AudienceCount, type AudienceType, type SegmentChoice } from './Campaigns';
 
 const CHOICES: { type: AudienceType; label: string }[] = [
   { type: 'ALL', label: 'All contacts' },
@@ -20,41 +22,9 @@ export function useSegments() {
   return useQuery({ queryKey: segmentsKey(project?.id), queryFn: () => api<{ data: SegmentChoice[] }>('GET', '/segments'), staleTime: 30_000 });
 }
 
-/**
- * A FilterCondition typed as JSON: the seam where the segment builder's filter builder
- * (ui/FilterBuilder, the same `{ value, onChange }`) takes over. The API checks the condition; this
- * only parses it.
- */
-function FilterConditionInput({ value, onChange }: { value: FilterCondition | null; onChange(value: FilterCondition | null): void }) {
-  const [text, setText] = useState(() => (value ? JSON.stringify(value, null, 2) : ''));
-  const [problem, setProblem] = useState<string | null>(null);
-  const hint = useId();
-  const change = (next: string) => {
-    setText(next);
-    try {
-      const parsed: unknown = JSON.parse(next);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('a FilterCondition is an object: {"logic": "AND", "groups": [...]}');
-      setProblem(null);
-      onChange(parsed as FilterCondition);
-    } catch (err) {
-      setProblem(next.trim() === '' ? null : `Not a FilterCondition yet: ${errorText(err)}`);
-      onChange(null);
-    }
-  };
-  return (
-    <label>
-      Filter (FilterCondition JSON)
-      <textarea rows={8} spellCheck={false} value={text} onChange={(e) => change(e.target.value)} aria-describedby={hint} aria-invalid={problem !== null} />
-      <span id={hint} className="hint">
-        {problem ?? 'For example {"logic": "AND", "groups": [{"filters": [{"field": "data.plan", "operator": "equals", "value": "pro"}]}]}'}
-      </span>
-    </label>
-  );
-}
-
 /** Whether the audience names everything its type needs (the API answers 400 otherwise). */
 export const audienceComplete = (a: Audience) =>
-  a.audienceType === 'ALL' || (a.audienceType === 'SEGMENT' && a.segmentId !== null) || (a.audienceType === 'FILTERED' && a.audienceCondition !== null);
+  a.audienceType === 'ALL' || (a.audienceType === 'SEGMENT' && a.segmentId !== null) || (a.audienceType === 'FILTERED' && a.audienceCondition !== null && countFilters(a.audienceCondition) > 0);
 
 /** The audience counted now; null while it is incomplete. */
 export function useAudienceCount(audience: Audience, live = true) {
@@ -122,7 +92,9 @@ export function CampaignsAudience({ audience, onChange, disabled }: { audience: 
             </select>
           </label>
         ))}
-      {audience.audienceType === 'FILTERED' && <FilterConditionInput value={audience.audienceCondition} onChange={(audienceCondition) => set({ audienceCondition })} />}
+      {audience.audienceType === 'FILTERED' && (
+        <FilterBuilder label="Audience filter" value={audience.audienceCondition ?? emptyCondition()} onChange={(audienceCondition) => set({ audienceCondition })} />
+      )}
       <p role="status" aria-live="polite" className="count">
         {!audienceComplete(audience) ? (
           'Complete the audience to count it.'
