@@ -3,6 +3,7 @@
 import { accountRoutes } from './api/accounts.js';
 import { activityRoutes } from './api/activity.js';
 import type { Assembly } from './assembly.js';
+import { campaignAnalyticsRoutes } from './api/campaign-analytics.js';
 import { campaignJobs } from './campaigns/jobs.js';
 import { campaignRoutes } from './api/campaigns.js';
 import { campaignUsage } from './campaigns/usage.js';
@@ -68,6 +69,7 @@ export function modules(a: Assembly): Module[] {
       usage: campaignUsage,
       close: async () => campaignProgress.stop(),
     },
+    { routes: (guards) => campaignAnalyticsRoutes(core, guards) },
     { routes: (guards) => verifyRoutes(core, dns, guards) },
     { jobs: (runner) => inboundJobs(runner, core, { dns, metrics: a.metrics }) },
     { jobs: (runner) => idempotencyJobs(runner, core) },
