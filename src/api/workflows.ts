@@ -31,6 +31,7 @@ import {
   type WorkflowPatch,
 } from '../workflows/service.js';
 import { listWorkflows } from '../workflows/store.js';
+import { readFor } from '../store/reader.js';
 
 
 export function workflowRoutes(core: Core, guards: Guards): Router<ApiState> {
@@ -114,10 +115,10 @@ export function workflowRoutes(core: Core, guards: Guards): Router<ApiState> {
     ctx.body = presentExecution(started);
   });
 
-  router.get('/workflows/:id/executions', describe({ summary: 'List executions', query: ['status', 'page', 'pageSize'], answers: { 200: 'ExecutionPage' } }), secret, (ctx) => {
+  router.get('/workflows/:id/executions', describe({ summary: 'List executions', query: ['status', 'page', 'pageSize'], answers: { 200: 'ExecutionPage' } }), secret, async (ctx) => {
     const workflow = graph(ctx);
     const { page, pageSize, offset } = pageParams(ctx.query);
-    const found = listExecutions(core.db, workflow.id, { status: enumQuery(ctx.query.status, EXECUTION_STATUSES, 'execution status'), offset, pageSize });
+    const found = await listExecutions(core.reader, readFor(core.config, projectOf(ctx).id, 'request'), workflow.id, { status: enumQuery(ctx.query.status, EXECUTION_STATUSES, 'execution status'), offset, pageSize });
     ctx.body = pageResult(found.data.map((e) => presentExecution(e)), found.total, page, pageSize);
   });
 
