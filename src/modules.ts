@@ -62,13 +62,14 @@ export function modules(a: Assembly): Module[] {
     { routes: (guards) => eventRoutes(core, usage, guards), activity: eventActivity },
     { routes: (guards) => activityRoutes(core, a.activity, guards) },
     { routes: () => trackingRoutes(core) },
+    // before the campaigns' /campaigns/:id, which would take /campaigns/compare for an id
+    { routes: (guards) => campaignAnalyticsRoutes(core, guards) },
     {
       routes: (guards) => campaignRoutes(core, { threads, usage }, guards),
       jobs: (runner) => campaignJobs(runner, core, { threads, fanouts: a.fanouts, progress: campaignProgress }),
       usage: campaignUsage,
       close: async () => campaignProgress.stop(),
     },
-    { routes: (guards) => campaignAnalyticsRoutes(core, guards) },
     { routes: (guards) => verifyRoutes(core, dns, guards) },
     { jobs: (runner) => inboundJobs(runner, core, { dns, metrics: a.metrics, threads, heavy: a.admission.heavy }) },
     { jobs: (runner) => idempotencyJobs(runner, core) },

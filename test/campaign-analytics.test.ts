@@ -227,6 +227,55 @@ analytics("a deleted campaign's analytics go with it; its emails still record op
   assert.is((await d.request('GET', `/campaigns/${id}/analytics`, undefined, key)).status, 404);
 });
 
+analytics('campaigns side by side: each as its stats and analytics say, in the order asked, their buckets lined up from each send', async () => {
+  const first = await sendCampaign(['one@readers.test']);
+  const opened = await trackingUrls('one@readers.test');
+  await visit(opened.pixel);
+  await visit(opened.a);
+  await env.advance(3 * HOUR);
+  const second = await sendCampaign(['two@readers.test', 'three@other.test']);
+  await env.idle();
+  const draft = await d.request('POST', '/campaigns', { name: 'Draft', subject: 'Draft', body: '<p>x</p>', from: `editor@${sender}`, audienceType: 'ALL' }, key);
+  const draftId = draft.body.data.id as string;
+
+  for (const query of ['', '?bucket=day']) {
+    const r = await d.request('GET', `/campaigns/compare?ids=${second},${first}&ids=${draftId}&ids=${second}${query.replace('?', '&')}`, undefined, key);
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    const compared = r.body.data as { id: string; name: string; status: string; sentAt: string | null; stats: unknown; series: Point[] }[];
+    assert.equal(compared.map((c) => c.id), [second, first, draftId], 'in the order asked, each once');
+    for (const c of compared) {
+      const campaign = (await d.request('GET', `/campaigns/${c.id}`, undefined, key)).body;
+      assert.equal([c.name, c.status, c.sentAt], [campaign.name, campaign.status, campaign.sentAt]);
+      assert.equal(c.stats, (await d.request('GET', `/campaigns/${c.id}/stats`, undefined, key)).body.data, `${c.name}: its stats`);
+      assert.equal(c.series, (await get(c.id, query)).series, `${c.name}: its analytics series`);
+    }
+    const [two, one] = compared;
+    const hoursAfterSend = (c: { sentAt: string | null; series: Point[] }) => c.series.map((p) => Math.round((Date.parse(p.at) - Math.floor(Date.parse(c.sentAt!) / HOUR) * HOUR) / HOUR));
+    assert.equal(hoursAfterSend(two!), hoursAfterSend(one!).slice(0, two!.series.length), 'bucket i starts as long after each send');
+    assert.ok(one!.series.length > two!.series.length || query !== '', 'the older campaign has more buckets');
+    assert.equal([one!.stats, two!.stats].map((s: any) => [s.deliveredCount, s.openedCount, s.clickedCount]), [[1, 1, 1], [3, 0, 0]]);
+    assert.equal(compared[2]!.series, [], 'a draft: no series');
+  }
+});
+
+analytics('comparing: no ids is 400, more than ten 400, a bad id 422, an unknown or another project\'s campaign 404', async () => {
+  const id = await sendCampaign(['solo@readers.test']);
+  const status = async (query: string, as = key) => {
+    const r = await d.request('GET', `/campaigns/compare${query}`, undefined, as);
+    return [r.status, r.body.error?.code];
+  };
+  assert.equal(await status(''), [400, 'BAD_REQUEST']);
+  assert.equal(await status('?ids='), [400, 'BAD_REQUEST']);
+  const eleven = Array.from({ length: 11 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+  assert.equal(await status(`?ids=${eleven.join(',')}`), [400, 'BAD_REQUEST']);
+  assert.equal(await status(`?ids=${id},nope`), [422, 'VALIDATION_ERROR']);
+  assert.equal(await status(`?ids=${id},${eleven[0]}`), [404, 'NOT_FOUND']);
+  assert.equal(await status(`?ids=${id}&bucket=week`), [400, 'BAD_REQUEST']);
+  const other = await d.request('GET', `/campaigns/compare?ids=${id}`);
+  assert.equal([other.status, other.body.error.code], [404, 'NOT_FOUND'], "the default project's key does not see it");
+  assert.equal(await status(`?ids=${id}`), [200, undefined], 'one campaign alone is a comparison of one');
+});
+
 analytics("migration 099's backfill counts what its triggers counted", async () => {
   await d.stop();
   const db = openStore(join(d.dataDir, 'store'));

@@ -11,6 +11,7 @@ import type { Core } from '../core.js';
 import { badRequest } from '../errors.js';
 import { readFor } from '../store/reader.js';
 import { domainCountsStatement, hourlyCounts, HOURLY_METRICS, linkCountsStatement, type DomainCounts, type HourCounts, type HourlyMetric, type LinkCounts } from './analytics-store.js';
+import { campaignStats, getCampaign } from './service.js';
 import type { Campaign } from './store.js';
 
 export const BUCKETS = ['hour', 'day'] as const;
@@ -82,4 +83,27 @@ export async function campaignAnalytics(core: Core, campaign: Campaign, choice: 
     links: await core.reader.all<LinkCounts>(read, links.text, links.params),
     domains: await core.reader.all<DomainCounts>(read, domains.text, domains.params),
   };
+}
+
+/** At most this many campaigns side by side: the columns of one table, the lines of one chart. */
+export const MAX_COMPARED = 10;
+
+/**
+ * Campaigns of the project side by side, in the order asked (404 naming none of another project):
+ * each one's counters and its series from its own send, bucket i of each covering the same time after it.
+ */
+export function compareCampaigns(core: Core, projectId: string, ids: string[], choice: BucketChoice) {
+  const now = core.clock.now();
+  return ids.map((id) => {
+    const campaign = getCampaign(core, projectId, id);
+    return {
+      id,
+      name: campaign.name,
+      subject: campaign.subject,
+      status: campaign.status,
+      sentAt: campaign.sentAt === null ? null : iso(campaign.sentAt),
+      stats: campaignStats(campaign),
+      series: seriesOf(hourlyCounts(core.db, projectId, id), campaign.sentAt, now, choice),
+    };
+  });
 }
