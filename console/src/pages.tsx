@@ -40,6 +40,9 @@ export const PAGES: PageRoute[] = [
   { path: 'messages/:id/source', section: 'Messages', label: 'Message source', role: 'ADMIN', detail: true, element: lazyPage(() => import('./pages/MessageSource').then((m) => m.MessageSourcePage)) },
   { path: 'templates', section: 'Templates', label: 'Templates', role: 'MEMBER', element: lazyPage(() => import('./pages/TemplatesList').then((m) => m.TemplatesListPage)) },
   { path: 'templates/:id', section: 'Templates', label: 'Template', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/TemplatesEditor').then((m) => m.TemplatesEditorPage)) },
+  // the campaigns list and composer come on their own; these are reached from the Campaigns navigation (Compare) and the list
+  { path: 'campaigns/compare', section: 'Campaigns', label: 'Compare', role: 'MEMBER', element: lazyPage(() => import('./pages/CampaignsCompare').then((m) => m.CampaignsComparePage)) },
+  { path: 'campaigns/:id/analytics', section: 'Campaigns', label: 'Campaign analytics', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/CampaignAnalytics').then((m) => m.CampaignAnalyticsPage)) },
   { path: 'domains', section: 'Domains', label: 'Domains', role: 'ADMIN', element: lazyPage(() => import('./pages/Domains').then((m) => m.DomainsPage)) },
   { path: 'settings/keys', section: 'Settings', label: 'API keys', role: 'ADMIN', element: lazyPage(() => import('./pages/SettingsKeys').then((m) => m.SettingsKeysPage)) },
   { path: 'settings/webhooks', section: 'Settings', label: 'Webhooks', role: 'ADMIN', element: lazyPage(() => import('./pages/SettingsWebhooks').then((m) => m.SettingsWebhooksPage)) },
