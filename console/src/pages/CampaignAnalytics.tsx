@@ -163,8 +163,8 @@ export function CampaignAnalyticsPage() {
       <ErrorNote error={campaign.isError ? errorText(campaign.error) : stats.isError ? errorText(stats.error) : analytics.isError ? errorText(analytics.error) : null} />
       {c && (
         <p>
-          Subject <q>{c.subject}</q>, {c.status.toLowerCase()}
-          {c.sentAt ? `, sent ${utc(c.sentAt)}` : ', not sent yet'}. <Link to={`/campaigns/compare?ids=${c.id}`}>Compare with other campaigns</Link>
+          Subject <q>{c.subject}</q>. Status {c.status.toLowerCase()}
+          {c.sentAt ? `, the send began ${utc(c.sentAt)}` : ', not sent yet'}. <Link to={`/campaigns/compare?ids=${c.id}`}>Compare with other campaigns</Link>
         </p>
       )}
       {stats.isPending ? <p role="status">Loading the results…</p> : stats.data && <Results stats={stats.data.data} />}

@@ -6,7 +6,13 @@ const HEIGHT = 260;
 const PAD = { left: 44, right: 12, bottom: 28 };
 const LEGEND_ROW = 16;
 const LEGEND_PER_ROW = 6;
-const LEGEND_WIDTH = 110;
+/** A legend entry's width: 110 px in a full row, up to 220 when there are fewer lines (longer names fit). */
+const legendWidth = (lines: number) => Math.min(220, Math.max(110, Math.floor((WIDTH - PAD.left - PAD.right) / Math.max(lines, 1))));
+/** A name cut to what its legend entry holds (about 6 px a character at 11 px, after the swatch). */
+const short = (name: string, width: number) => {
+  const fits = Math.floor((width - 30) / 6);
+  return name.length > fits ? `${name.slice(0, fits - 1)}…` : name;
+};
 
 /** One colour per outcome, the same on every chart. */
 export const METRIC_COLORS = {
@@ -36,8 +42,6 @@ function niceMax(value: number): number {
   return ([2, 4, 10].find((m) => m * power >= value) ?? 20) * power;
 }
 
-const short = (name: string) => (name.length > 14 ? `${name.slice(0, 13)}…` : name);
-
 export function LineChart({ xLabels, lines, label }: { xLabels: string[]; lines: ChartLine[]; label: string }) {
   const top = niceMax(Math.max(0, ...lines.flatMap((l) => l.values)));
   const padTop = 14 + Math.ceil(lines.length / LEGEND_PER_ROW) * LEGEND_ROW;
@@ -46,6 +50,7 @@ export function LineChart({ xLabels, lines, label }: { xLabels: string[]; lines:
   const x = (i: number) => PAD.left + (xLabels.length <= 1 ? plotW / 2 : (i / (xLabels.length - 1)) * plotW);
   const y = (v: number) => padTop + plotH - (v / top) * plotH;
   const labelEvery = Math.ceil(xLabels.length / 8);
+  const legend = legendWidth(lines.length);
   return (
     <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="chart" role="img" aria-label={label}>
       {[0, 0.5, 1].map((f) => (
@@ -64,10 +69,10 @@ export function LineChart({ xLabels, lines, label }: { xLabels: string[]; lines:
         ) : null,
       )}
       {lines.map((l, i) => (
-        <g key={`legend-${i}`} transform={`translate(${PAD.left + (i % LEGEND_PER_ROW) * LEGEND_WIDTH}, ${10 + Math.floor(i / LEGEND_PER_ROW) * LEGEND_ROW})`}>
+        <g key={`legend-${i}`} transform={`translate(${PAD.left + (i % LEGEND_PER_ROW) * legend}, ${10 + Math.floor(i / LEGEND_PER_ROW) * LEGEND_ROW})`}>
           <line x1={0} x2={16} y1={0} y2={0} stroke={l.color} strokeWidth={3} />
           <text x={22} y={4} className="axis">
-            {short(l.name)}
+            {short(l.name, legend)}
           </text>
         </g>
       ))}
