@@ -1,6 +1,6 @@
 // The console's one way to the daemon: the same REST API as every client, with the session cookie,
 // the project in X-Postmill-Project and, for writes, the session's CSRF token. Errors carry the
-// message of the API's error envelope.
+// message of the API's error envelope, its field problems and details.
 
 export type Role = 'OWNER' | 'ADMIN' | 'MEMBER';
 
@@ -14,12 +14,20 @@ export interface Me {
   deliveryMode: DeliveryMode;
 }
 
-/** A refusal of the API: its status, code and the message it gave. */
+/** One problem of a 422: the field path in the request body (`condition.groups.0.filters.1.value`) and what is wrong. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** A refusal of the API: its status, code, the message it gave and, when it gave them, the problem of each field (422) and its details (a 409's users). */
 export class ApiFailure extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly fields: FieldProblem[] = [],
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -33,15 +41,15 @@ export function setCredentials(csrfToken: string | null, projectId: string | nul
   context.projectId = projectId;
 }
 
-function messageOf(status: number, body: unknown): { code: string; message: string } {
+function failureOf(status: number, body: unknown): ApiFailure {
   const error = (body as { error?: unknown } | null)?.error;
   if (error && typeof error === 'object') {
-    const e = error as { code?: string; message?: string; errors?: { field: string; message: string }[] };
+    const e = error as { code?: string; message?: string; errors?: FieldProblem[]; details?: Record<string, unknown> };
     const fields = e.errors?.map((f) => `${f.field}: ${f.message}`).join('; ');
-    return { code: e.code ?? 'ERROR', message: [e.message, fields].filter(Boolean).join(' — ') };
+    return new ApiFailure(status, e.code ?? 'ERROR', [e.message, fields].filter(Boolean).join(' — '), e.errors ?? [], e.details ?? {});
   }
-  if (typeof error === 'string') return { code: 'ERROR', message: error };
-  return { code: 'ERROR', message: `The server answered ${status}` };
+  if (typeof error === 'string') return new ApiFailure(status, 'ERROR', error);
+  return new ApiFailure(status, 'ERROR', `The server answered ${status}`);
 }
 
 /** The headers every request carries: the project, and for a write the session's CSRF token. */
@@ -53,8 +61,7 @@ function headersFor(method: string, accept: string): Record<string, string> {
 }
 
 async function failure(res: Response): Promise<ApiFailure> {
-  const { code, message } = messageOf(res.status, await res.json().catch(() => null));
-  return new ApiFailure(res.status, code, message);
+  return failureOf(res.status, await res.json().catch(() => null));
 }
 
 export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {

@@ -43,6 +43,8 @@ export const PAGES: PageRoute[] = [
   // the campaigns list and composer come on their own; these are reached from the Campaigns navigation (Compare) and the list
   { path: 'campaigns/compare', section: 'Campaigns', label: 'Compare', role: 'MEMBER', element: lazyPage(() => import('./pages/CampaignsCompare').then((m) => m.CampaignsComparePage)) },
   { path: 'campaigns/:id/analytics', section: 'Campaigns', label: 'Campaign analytics', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/CampaignAnalytics').then((m) => m.CampaignAnalyticsPage)) },
+  { path: 'segments', section: 'Segments', label: 'Segments', role: 'MEMBER', element: lazyPage(() => import('./pages/SegmentsList').then((m) => m.SegmentsListPage)) },
+  { path: 'segments/:id', section: 'Segments', label: 'Segment', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/SegmentEditor').then((m) => m.SegmentEditorPage)) },
   { path: 'domains', section: 'Domains', label: 'Domains', role: 'ADMIN', element: lazyPage(() => import('./pages/Domains').then((m) => m.DomainsPage)) },
   { path: 'settings/keys', section: 'Settings', label: 'API keys', role: 'ADMIN', element: lazyPage(() => import('./pages/SettingsKeys').then((m) => m.SettingsKeysPage)) },
   { path: 'settings/webhooks', section: 'Settings', label: 'Webhooks', role: 'ADMIN', element: lazyPage(() => import('./pages/SettingsWebhooks').then((m) => m.SettingsWebhooksPage)) },
