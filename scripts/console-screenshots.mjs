@@ -2,7 +2,9 @@
 // Every screenshot of docs/console/ (the one way they are made), taken with the browser tests'
 // helpers from real daemons with some data made through the API: one delivering to a loopback MX
 // (loopback DNS, SMTP sink with STARTTLS) for the everyday pages, one in capture mode for the
-// Outbox. After `npm run build && npm run build:test`:  node scripts/console-screenshots.mjs
+// Outbox, one with two campaigns read and clicked over hours for the campaign analytics. After
+// `npm run build && npm run build:test`:  node scripts/console-screenshots.mjs [everyday|capture|campaigns]...
+// (every group when none is named).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openTab, signInAs, startBrowser } from '../.build-test/test/helpers/browser.js';
@@ -210,10 +212,72 @@ async function capturePages(browser) {
   }
 }
 
+/** A campaign's analytics and the comparison: two newsletters to a few domains, read and clicked over the hours after each send. */
+async function campaignPages(browser) {
+  const domains = ['example.org', 'example.net', 'example.com'];
+  const env = await startMailEnv({ sinkDomains: domains, senders: ['acme.example'] });
+  try {
+    const d = env.daemon;
+    const ok = apiOf(d);
+    d.cli('project', 'tracking', d.project.id, 'on');
+    const deferred = new Set();
+    env.sink.onRecipient((rcpt) => {
+      if (rcpt.startsWith('gone')) return { code: 550, message: '5.1.1 no such user here' };
+      // the first try at example.net is deferred: that domain shows it
+      if (rcpt.endsWith('@example.net') && !deferred.has(rcpt)) {
+        deferred.add(rcpt);
+        return { code: 451, message: '4.7.1 try again later' };
+      }
+      return null;
+    });
+    const names = ['ann', 'bob', 'cy', 'dee', 'eve', 'fay', 'gus', 'hal', 'ida', 'jo', 'kim', 'lee', 'max', 'ned', 'oli', 'pat', 'quinn', 'ray', 'sam', 'tia', 'gone'];
+    for (const [i, name] of names.entries()) await ok('POST', '/contacts', { email: `${name}@${domains[i % 3]}` });
+    const body = `<p>This month: <a href="https://acme.example/blog/spring">the spring collection</a>, <a href="https://acme.example/pricing">new prices</a>
+      and <a href="https://acme.example/events">events near you</a>.</p>`;
+    const send = async (name) => {
+      const campaign = await ok('POST', '/campaigns', { name, subject: `${name}: what is new`, body, from: 'news@acme.example', audienceType: 'ALL', type: 'MARKETING' });
+      await ok('POST', `/campaigns/${campaign.data.id}/send`, {});
+      await env.idle();
+      await env.advance(2 * 60_000);
+      await env.idle();
+      const emails = (await ok('GET', `/emails?campaignId=${campaign.data.id}&limit=100`)).data.filter((e) => e.status === 'delivered');
+      return { id: campaign.data.id, emails };
+    };
+    /** Over the hours after the send: `readers` of the emails open, some click one of the links. */
+    const readOver = async (emails, readers) => {
+      for (const [i, email] of emails.slice(0, readers).entries()) {
+        if (i % 3 === 0) await env.advance(3600_000);
+        await openAndClick(d, email.id, i % 2 === 0 ? i % 3 : null);
+      }
+    };
+    const may = await send('May newsletter');
+    await readOver(may.emails, 14);
+    const june = await send('June newsletter');
+    await readOver(june.emails, 8);
+    await env.advance(3600_000);
+
+    const { tab, page, shoot } = await owner(browser, d);
+    await signInAs(page, OWNER, PASSWORD);
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await shoot(`/app/campaigns/${may.id}/analytics`, 'Analytics: May newsletter', 'campaign-analytics.png', () =>
+      page.getByRole('table', { name: 'Results by recipient domain, the most outcomes first' }).waitFor(),
+    );
+    await shoot(`/app/campaigns/compare?ids=${may.id},${june.id}`, 'Compare campaigns', 'campaigns-compare.png', () =>
+      page.getByRole('img', { name: /^Opened so far/ }).waitFor(),
+    );
+    if (tab.problems.length > 0) throw new Error(`the pages reported: ${tab.problems.join(' | ')}`);
+  } finally {
+    await env.close();
+  }
+}
+
+const GROUPS = { everyday: everydayPages, capture: capturePages, campaigns: campaignPages };
+const wanted = process.argv.slice(2);
+for (const name of wanted) if (!(name in GROUPS)) throw new Error(`no screenshot group ${name}: ${Object.keys(GROUPS).join(', ')}`);
+
 const browser = await startBrowser();
 try {
-  await everydayPages(browser);
-  await capturePages(browser);
+  for (const [name, group] of Object.entries(GROUPS)) if (wanted.length === 0 || wanted.includes(name)) await group(browser);
 } finally {
   await browser.close();
 }

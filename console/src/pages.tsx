@@ -41,6 +41,8 @@ export const PAGES: PageRoute[] = [
   { path: 'templates', section: 'Templates', label: 'Templates', role: 'MEMBER', element: lazyPage(() => import('./pages/TemplatesList').then((m) => m.TemplatesListPage)) },
   { path: 'templates/:id', section: 'Templates', label: 'Template', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/TemplatesEditor').then((m) => m.TemplatesEditorPage)) },
   { path: 'campaigns', section: 'Campaigns', label: 'Campaigns', role: 'MEMBER', element: lazyPage(() => import('./pages/CampaignsList').then((m) => m.CampaignsListPage)) },
+  { path: 'campaigns/compare', section: 'Campaigns', label: 'Compare', role: 'MEMBER', element: lazyPage(() => import('./pages/CampaignsCompare').then((m) => m.CampaignsComparePage)) },
+  { path: 'campaigns/:id/analytics', section: 'Campaigns', label: 'Campaign analytics', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/CampaignAnalytics').then((m) => m.CampaignAnalyticsPage)) },
   { path: 'campaigns/:id', section: 'Campaigns', label: 'Campaign', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/CampaignsPage').then((m) => m.CampaignsPage)) },
   { path: 'segments', section: 'Segments', label: 'Segments', role: 'MEMBER', element: lazyPage(() => import('./pages/SegmentsList').then((m) => m.SegmentsListPage)) },
   { path: 'segments/:id', section: 'Segments', label: 'Segment', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/SegmentEditor').then((m) => m.SegmentEditorPage)) },
