@@ -212,6 +212,10 @@ function describeError(error: ErrorObject, input: unknown, file: string | null):
   // an item of a list is reported as its list
   const leafPath = /^\d+$/.test(parts[parts.length - 1] ?? '') ? parts.slice(0, -1) : parts;
   const leaf = configLeaves().find(([path]) => path === leafPath.join('.'))?.[1];
+  // inside an object-valued key (delivery.providers.NAME.FIELD): ajv's own words
+  if (!leaf && configLeaves().some(([path]) => leafPath.join('.').startsWith(`${path}.`))) {
+    return new ConfigError(`invalid configuration key "${leafPath.join('.')}": ${error.message ?? 'invalid'} (got ${JSON.stringify(valueAt(input, leafPath))})`);
+  }
   const expected =
     error.keyword === 'format'
       ? FORMATS[String(error.params.format)]?.expected

@@ -155,6 +155,8 @@ test('warm-up: past the day budget a new domain holds bulk mail, never transacti
     assert.equal(env.sink.messages.map((m) => m.rcptTo[0]!.replace(/\d+@.*/, '')).sort(), ['bulk', 'bulk', 'bulk', 'buyer', 'buyer']);
     const today = await env.daemon.request('GET', `/domains/${domain.id}`);
     assert.is(today.status, 200);
+    const other = env.daemon.createProject('other');
+    assert.is((await env.daemon.request('GET', `/domains/${domain.id}`, undefined, { key: other.secretKey })).status, 404, "another project's domain");
     assert.equal(today.body.warmup, { day: 1, budget: 3, sentToday: 5 });
     const stillQueued = (await env.daemon.request('GET', '/emails?limit=20')).body.data.filter((e: { status: string }) => e.status === 'queued');
     assert.is(stillQueued.length, 2, 'two bulk emails wait, neither failed nor deferred');
