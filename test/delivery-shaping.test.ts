@@ -105,10 +105,17 @@ test('a 421 that is not throttling, and throttling by a server of no known provi
   }
 });
 
-test("the domains of one provider share its rate and connections; other domains do not", async () => {
+test("the domains of one provider share its rate and sessions, with its messages per session; other domains do not", async () => {
   const env = await startMailEnv({
     senders: ['sender.test'],
-    config: { delivery: { providers: { acme: { suffixes: ['acme-mx.test'], connections: 1, perConnection: 5, perMinute: 1 } } } },
+    config: {
+      delivery: {
+        providers: {
+          acme: { suffixes: ['acme-mx.test'], connections: 1, perConnection: 5, perMinute: 1 },
+          beta: { suffixes: ['beta-mx.test'], connections: 1, perConnection: 2, perMinute: 0 },
+        },
+      },
+    },
   });
   try {
     routeVia(env, 'one.test', 'in1.acme-mx.test');
@@ -130,6 +137,14 @@ test("the domains of one provider share its rate and connections; other domains 
     await env.advance(60_000);
     await env.sink.waitFor(4, 8000);
     assert.is(arrived(env, 'y@two.test'), 1);
+    // beta: one session at a time for both its domains, two messages each: four messages, two sessions
+    routeVia(env, 'b1.test', 'in.beta-mx.test');
+    routeVia(env, 'b2.test', 'in.beta-mx.test');
+    await env.idle();
+    const before = env.sink.connections;
+    for (const to of ['p@b1.test', 'q@b2.test', 'r@b1.test', 's@b2.test']) await send(env, to);
+    await env.sink.waitFor(8, 8000);
+    assert.is(env.sink.connections - before, 2);
   } finally {
     await env.close();
   }

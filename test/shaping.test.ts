@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { ShiftableClock } from '../src/clock.js';
 import { ConfigError } from '../src/config.js';
 import { HEALTH_THRESHOLDS, senderHealth } from '../src/domains/health.js';
+import { createKeyedLimiter } from '../src/outbound/engine/keyed-limiter.js';
 import { Pacer } from '../src/outbound/pacer.js';
 import { BUILT_IN_PROVIDERS, providerOf, providerRules } from '../src/outbound/shaping/providers.js';
 import { FIRST_SUSPENSION_MS, LONGEST_SUSPENSION_MS, Suspensions } from '../src/outbound/shaping/suspensions.js';
@@ -95,6 +96,23 @@ test('a suspension grows while the provider keeps throttling, is bounded, does n
   clock.advance(LONGEST_SUSPENSION_MS);
   s.served('google');
   assert.is(s.throttled('google') - clock.now(), FIRST_SUSPENSION_MS, 'after an answer the pauses start over');
+});
+
+test("a key with a window of its own (a provider's connections) keeps to it; other keys take the default", async () => {
+  const limiter = createKeyedLimiter({ initial: 5, limit: 20 }, (key) => (key === 'provider acme' ? { initial: 5, limit: 2 } : undefined));
+  const peakOf = async (key: string) => {
+    let running = 0;
+    let peak = 0;
+    const task = async () => {
+      peak = Math.max(peak, ++running);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      running--;
+    };
+    await Promise.all(Array.from({ length: 40 }, () => limiter.run(key, task, 0, () => 'served' as const)));
+    return peak;
+  };
+  assert.is(await peakOf('provider acme'), 2, 'the initial window is capped at the limit, and never grows past it');
+  assert.ok((await peakOf('example.test')) >= 5);
 });
 
 test('a rate under one a second still lets one through, then spaces the next by its interval', () => {
