@@ -7,7 +7,9 @@ import { validate } from '../http/validate.js';
 import { describe } from '../http/openapi/describe.js';
 import { presentDomain } from '../domains/present.js';
 import { deleteDomain, markVerifiedWithoutDns, registerDomain, verifyDomain } from '../domains/service.js';
-import { listProjectDomains, type Domain } from '../domains/store.js';
+import { findDomainById, listProjectDomains, type Domain } from '../domains/store.js';
+import { readSenderHealth } from '../domains/health.js';
+import { warmupState } from '../outbound/warmup.js';
 import type { Dns } from '../dns/resolver.js';
 
 export function domainRoutes(core: Core, dns: Dns, guards: Guards): Router<ApiState> {
@@ -16,7 +18,15 @@ export function domainRoutes(core: Core, dns: Dns, guards: Guards): Router<ApiSt
   const secret = guards.key('secret', { role: 'ADMIN' });
   // A GET, but the check stores its outcome (status, record flags): a write for a disabled project.
   const secretWrite = guards.key('secret', { access: 'write', role: 'ADMIN' });
-  const present = (d: Domain) => presentDomain(d, core.config.hostname);
+  // what the domain's mail has met: its warm-up today and its bounce and complaint rates
+  const present = (d: Domain) => {
+    const now = core.clock.now();
+    return {
+      ...presentDomain(d, core.config.hostname),
+      warmup: warmupState(core.db, core.config.delivery.warmup, d.projectId, d.domain, now),
+      health: readSenderHealth(core.db, d.projectId, d.domain, now),
+    };
+  };
 
   router.post('/domains', describe({ summary: 'Register a sender domain', body: 'domain-create', answers: { 201: 'Domain' } }), secret, async (ctx) => {
     const { domain } = validate<{ domain: string }>('domain-create', ctx.state.body);
@@ -34,6 +44,12 @@ export function domainRoutes(core: Core, dns: Dns, guards: Guards): Router<ApiSt
     const project = projectOf(ctx);
     if (ctx.params.projectId !== project.id) throw notFound('Project');
     ctx.body = list(project.id);
+  });
+
+  router.get('/domains/:id', describe({ summary: 'A sender domain: records, warm-up and sender health', answers: { 200: 'Domain' } }), secret, (ctx) => {
+    const domain = findDomainById(core.db, projectOf(ctx).id, ctx.params.id!);
+    if (!domain) throw notFound('Domain');
+    ctx.body = present(domain);
   });
 
   router.get('/domains/:id/verify', describe({ summary: 'Check the DNS records now', answers: { 200: 'Domain' } }), secretWrite, async (ctx) => {
