@@ -43,6 +43,8 @@ export interface Config {
     /** Bulk (campaign) deliveries started per second per project; 0 is no limit. Transactional mail is never held by it. */
     bulkPerSecond: number;
   };
+  /** DKIM key rotation: days an old key stays published after a rotation, and the schedule of rotations (null is off). */
+  dkim: { rotationOverlapDays: number; rotateEveryDays: number | null };
   /** The outbound check the daemon runs by itself (start and daily): the domain whose MX it tries; null is off. */
   doctor: { probeDomain: string | null };
   /** SMTP submission (587) for applications that speak only SMTP; off while `port` is null. */

@@ -17,7 +17,7 @@ const { privateKey, publicKey } = generateKeyPairSync('rsa', {
   privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   publicKeyEncoding: { type: 'spki', format: 'der' },
 });
-const key = { domainName: 'sender.test', keySelector: 'sel', privateKey };
+const key: DkimSigning = { domainName: 'sender.test', keys: [{ keySelector: 'sel', privateKey }] };
 const record = `v=DKIM1; k=rsa; p=${publicKey.toString('base64')}`;
 
 async function verifies(raw: Buffer): Promise<boolean> {

@@ -1,6 +1,7 @@
 import type { Dns } from '../dns/resolver.js';
-import { checkRecords } from '../domains/check.js';
-import { domainRecords } from '../domains/records.js';
+import { checkRecords, type DomainCheck, type RecordCheck } from '../domains/check.js';
+import { listDomainKeys } from '../domains/key-store.js';
+import { domainRecords, type DnsRecord, type KeyView } from '../domains/records.js';
 import { listAllDomains, type RecordPurpose } from '../domains/store.js';
 import type { Db } from '../store/db.js';
 import { failed, passed, type Check } from './check.js';
@@ -8,8 +9,14 @@ import { failed, passed, type Check } from './check.js';
 /** Records without which mail from the domain fails DMARC or loses its bounces; DMARC itself is advice. */
 const REQUIRED: RecordPurpose[] = ['dkim', 'bounce', 'spf'];
 
-/** The DNS records of every sender domain of every project, looked up now. */
-export async function checkDomains(db: Db, dns: Dns, hostname: string): Promise<Check[]> {
+const unknown: RecordCheck = { verified: null, reason: null };
+
+/** What the check found of one record: a DKIM record by its key's selector, the others by purpose. */
+const foundOf = (found: DomainCheck, r: DnsRecord): RecordCheck =>
+  r.purpose === 'dkim' ? (found.keys.get(r.selector ?? '') ?? unknown) : found.records[r.purpose];
+
+/** The DNS records of every sender domain of every project, looked up now (a DKIM key past its overlap is no longer needed). */
+export async function checkDomains(db: Db, dns: Dns, hostname: string, view: KeyView): Promise<Check[]> {
   const domains = listAllDomains(db);
   if (domains.length === 0) {
     return [passed('domains', 'no sender domains registered yet (POST /domains registers one and lists its records)')];
@@ -17,10 +24,12 @@ export async function checkDomains(db: Db, dns: Dns, hostname: string): Promise<
   return Promise.all(
     domains.map(async (d) => {
       const name = `domain ${d.domain}`;
-      const found = await checkRecords(dns, d, hostname);
-      const wrong = domainRecords(d, hostname).filter((r) => found[r.purpose].verified !== true);
+      const keys = listDomainKeys(db, d.projectId, d.id);
+      const found = await checkRecords(dns, d, keys, hostname);
+      const needed = domainRecords(d, keys, hostname, view).filter((r) => r.state !== 'safe_to_remove');
+      const wrong = needed.filter((r) => foundOf(found, r).verified !== true);
       const blocking = wrong.filter((r) => REQUIRED.includes(r.purpose));
-      const reasons = wrong.map((r) => found[r.purpose].reason).join('; ');
+      const reasons = wrong.map((r) => foundOf(found, r).reason).join('; ');
       if (blocking.length === 0)
         return passed(name, wrong.length === 0 ? 'DKIM, bounce MX, SPF and DMARC records are published' : `required records published; ${reasons}`);
       return failed(
