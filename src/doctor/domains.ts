@@ -6,8 +6,12 @@ import { listAllDomains, type RecordPurpose } from '../domains/store.js';
 import type { Db } from '../store/db.js';
 import { failed, passed, type Check } from './check.js';
 
-/** Records without which mail from the domain fails DMARC or loses its bounces; DMARC itself is advice. */
+/**
+ * Records without which mail from the domain fails DMARC or loses its bounces; DMARC itself is
+ * advice, and so is a new DKIM key still pending (the current one signs until it is published).
+ */
 const REQUIRED: RecordPurpose[] = ['dkim', 'bounce', 'spf'];
+const required = (r: DnsRecord) => REQUIRED.includes(r.purpose) && r.state !== 'pending';
 
 const unknown: RecordCheck = { verified: null, reason: null };
 
@@ -28,7 +32,7 @@ export async function checkDomains(db: Db, dns: Dns, hostname: string, view: Key
       const found = await checkRecords(dns, d, keys, hostname);
       const needed = domainRecords(d, keys, hostname, view).filter((r) => r.state !== 'safe_to_remove');
       const wrong = needed.filter((r) => foundOf(found, r).verified !== true);
-      const blocking = wrong.filter((r) => REQUIRED.includes(r.purpose));
+      const blocking = wrong.filter(required);
       const reasons = wrong.map((r) => foundOf(found, r).reason).join('; ');
       if (blocking.length === 0)
         return passed(name, wrong.length === 0 ? 'DKIM, bounce MX, SPF and DMARC records are published' : `required records published; ${reasons}`);

@@ -16,8 +16,9 @@ CREATE TABLE domain_keys (
 ) WITHOUT ROWID;
 CREATE UNIQUE INDEX domain_keys_one_active ON domain_keys(domain_id, algorithm) WHERE state = 'active';
 CREATE UNIQUE INDEX domain_keys_one_pending ON domain_keys(domain_id, algorithm) WHERE state = 'pending';
+-- each domain's one key signs on; it has signed since the domain was first verified (a scheduled rotation counts from then)
 INSERT INTO domain_keys (domain_id, selector, algorithm, public_key, private_key, state, published, created_at, activated_at)
-  SELECT id, selector, 'rsa', public_key, private_key, 'active', json_extract(checks, '$.dkim'), created_at, created_at FROM domains;
+  SELECT id, selector, 'rsa', public_key, private_key, 'active', json_extract(checks, '$.dkim'), created_at, COALESCE(verified_at, created_at) FROM domains;
 ALTER TABLE domains DROP COLUMN selector;
 ALTER TABLE domains DROP COLUMN public_key;
 ALTER TABLE domains DROP COLUMN private_key;
