@@ -68,14 +68,24 @@ export function listProjectKeys(db: Db, projectId: string): Map<string, DomainKe
     projectId,
   ) as KeyRow[];
   const byDomain = new Map<string, DomainKey[]>();
-  for (const key of rows.map(toKey)) byDomain.set(key.domainId, [...(byDomain.get(key.domainId) ?? []), key]);
+  for (const key of rows.map(toKey)) {
+    const keys = byDomain.get(key.domainId);
+    if (keys) keys.push(key);
+    else byDomain.set(key.domainId, [key]);
+  }
   return byDomain;
 }
 
-/** The keys a domain signs with now (RSA first); memoized for every delivery. */
-export function activeKeys(db: Db, domainId: string): DomainKey[] {
-  return cachedRow(db, ['domain_keys'], `domain-keys-active:${domainId}`, () =>
-    (sql(db, `SELECT ${COLUMNS} FROM domain_keys k WHERE k.domain_id = ? AND k.state = 'active' ORDER BY k.algorithm DESC`).all(domainId) as KeyRow[]).map(toKey),
+/** The keys a domain of the project signs with now (RSA first); memoized for every delivery. */
+export function activeKeys(db: Db, projectId: string, domainId: string): DomainKey[] {
+  return cachedRow(db, ['domain_keys'], `domain-keys-active:${projectId}:${domainId}`, () =>
+    (
+      sql(
+        db,
+        `SELECT ${COLUMNS} FROM domain_keys k JOIN domains d ON d.id = k.domain_id
+         WHERE d.project_id = ? AND k.domain_id = ? AND k.state = 'active' ORDER BY k.algorithm DESC`,
+      ).all(projectId, domainId) as KeyRow[]
+    ).map(toKey),
   )!;
 }
 

@@ -12,7 +12,7 @@ import type { DkimSigning } from './dkim/sign.js';
 export function dkimFor(core: Core, projectId: string, senderDomain: string): DkimSigning | null {
   const domain = normalizeDomain(senderDomain);
   const verified = domain ? coverOf(core.db, projectId, domain).verified : null;
-  const keys = verified ? activeKeys(core.db, verified.id) : [];
+  const keys = verified ? activeKeys(core.db, projectId, verified.id) : [];
   if (!verified || keys.length === 0) return null;
   return { domainName: verified.domain, keys: keys.map((k) => ({ keySelector: k.selector, privateKey: k.privateKey })) };
 }
