@@ -173,6 +173,22 @@ export const CONFIG_SCHEMA: ConfigGroup = group({
       ),
     }),
   }),
+  dkim: group({
+    rotationOverlapDays: leaf(
+      'POSTMILL_DKIM_ROTATION_OVERLAP_DAYS',
+      'integer',
+      7,
+      "days a domain's old DKIM key stays published after a rotation (mail signed with it may still be on its way or checked again); after them its record is reported safe to remove",
+      count(),
+    ),
+    rotateEveryDays: leaf(
+      'POSTMILL_DKIM_ROTATE_EVERY_DAYS',
+      ['integer', 'null'],
+      null,
+      "rotate each verified domain's DKIM key when it has signed this many days (180 is about 6 months): a new key and selector wait for their record in DNS, as after POST /domains/{id}/rotate-key; null is off",
+      count(1),
+    ),
+  }),
   threads: group({
     heavyHeapMb: leaf(
       'POSTMILL_THREADS_HEAVY_HEAP_MB',

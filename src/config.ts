@@ -47,6 +47,8 @@ export interface Config {
     /** A new sender domain's daily deliveries, from its first send: bulk mail over the day's budget waits for the next day. */
     warmup: { enabled: boolean; schedule: number[] };
   };
+  /** DKIM key rotation: days an old key stays published after a rotation, and the schedule of rotations (null is off). */
+  dkim: { rotationOverlapDays: number; rotateEveryDays: number | null };
   /** The outbound check the daemon runs by itself (start and daily): the domain whose MX it tries; null is off. */
   doctor: { probeDomain: string | null };
   /** SMTP submission (587) for applications that speak only SMTP; off while `port` is null. */

@@ -193,4 +193,28 @@ test('DMARC alignment and policy of each sending domain: a policy that acts pass
   }
 });
 
+test('a DKIM rotation: a new key not yet published is advice, the replaced key is required while its overlap lasts', async () => {
+  const acme = (await env.daemon.request('GET', '/domains')).body.data.find((d: { domain: string }) => d.domain === 'acme.test');
+  const rotated = await env.daemon.request('POST', `/domains/${acme.id}/rotate-key`);
+  assert.is(rotated.status, 202, JSON.stringify(rotated.body));
+  const [old, fresh] = rotated.body.records as { name: string; value: string; state: string }[];
+  assert.is(fresh!.state, 'pending');
+  const waiting = await doctor();
+  assert.ok(waiting.byName('domain acme.test').ok, JSON.stringify(waiting.byName('domain acme.test')));
+  assert.match(waiting.byName('domain acme.test').detail, `No TXT record found at ${fresh!.name}`);
+
+  env.dns.set(fresh!.name, 'TXT', [fresh!.value]);
+  assert.equal((await env.daemon.request('GET', `/domains/${acme.id}/verify`)).body.records.slice(0, 2).map((r: { state: string }) => r.state), ['active', 'retiring']);
+  env.dns.set(old!.name, 'TXT', []);
+  try {
+    const removedEarly = await doctor();
+    assert.is(removedEarly.status, 1);
+    assert.not.ok(removedEarly.byName('domain acme.test').ok);
+    assert.match(removedEarly.byName('domain acme.test').fix!, `TXT ${old!.name}`);
+  } finally {
+    env.dns.set(old!.name, 'TXT', [old!.value]);
+  }
+  assert.ok((await doctor()).byName('domain acme.test').ok);
+});
+
 test.run();

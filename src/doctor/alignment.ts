@@ -1,5 +1,5 @@
 import type { Dns } from '../dns/resolver.js';
-import type { CheckResult } from '../domains/check.js';
+import type { RecordCheck } from '../domains/check.js';
 import { bounceName, dmarcName } from '../domains/records.js';
 import { failed, passed, reasonOf, warned, type Check } from './check.js';
 
@@ -41,7 +41,7 @@ async function findDmarc(dns: Dns, domain: string): Promise<{ at: string; tags: 
  * senders); p=none passes with a warning: it asks nothing of receivers, so spoofed mail goes
  * through as well.
  */
-export async function checkAlignment(dns: Dns, domain: string, found: CheckResult): Promise<Check> {
+export async function checkAlignment(dns: Dns, domain: string, found: { dkim: RecordCheck; spf: RecordCheck }): Promise<Check> {
   const name = `alignment ${domain}`;
   const notAligned = [
     ...(found.dkim.verified ? [] : [`DKIM does not verify (${found.dkim.reason ?? 'unknown'}), so it cannot align`]),

@@ -35,7 +35,7 @@ export async function runDoctor(config: Config, options: DoctorOptions): Promise
       viaDns(outboundNeedsDns(config), ['outbound-smtp'], async () => [await checkOutbound(config, dns, options.probeDomain)]),
       viaDns(true, ['reverse-dns'], async () => [await checkReverseDns(dns, config.hostname)]),
       // no domains: nothing to look up, the check says so
-      viaDns(domainNames.length > 0, domainNames, () => checkDomains(db, dns, config.hostname)),
+      viaDns(domainNames.length > 0, domainNames, () => checkDomains(db, dns, config.hostname, { overlapDays: config.dkim.rotationOverlapDays, now: Date.now() })),
       checkPublicUrl(config).then((c) => [c]),
       viaDns(!isIP(hostAndPort(options.ntpServer, 123).host), ['clock'], async () => [await checkClock(dns, options.ntpServer)]),
     ]);
