@@ -2,7 +2,7 @@
 // suspensions' back-off, a fractional rate, the warm-up budget and the sender health figures.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ShiftableClock } from '../src/clock.js';
+import type { Clock } from '../src/clock.js';
 import { ConfigError } from '../src/config.js';
 import { HEALTH_THRESHOLDS, senderHealth } from '../src/domains/health.js';
 import { createKeyedLimiter } from '../src/outbound/engine/keyed-limiter.js';
@@ -11,6 +11,13 @@ import { BUILT_IN_PROVIDERS, providerOf, providerRules } from '../src/outbound/s
 import { FIRST_SUSPENSION_MS, LONGEST_SUSPENSION_MS, Suspensions } from '../src/outbound/shaping/suspensions.js';
 import { isThrottling } from '../src/outbound/shaping/throttling.js';
 import { warmupBudget } from '../src/outbound/warmup.js';
+
+
+/** A clock that moves only when told: the assertions compare instants taken a moment apart. */
+function stoppedClock(): Clock & { advance(ms: number): void } {
+  let now = Date.UTC(2026, 0, 1);
+  return { now: () => now, advance: (ms) => void (now += ms) };
+}
 
 test('throttling replies of the large providers are recognised', () => {
   const throttling: [number, string][] = [
@@ -75,7 +82,7 @@ test('configured providers change built-in ones field by field, add new ones, an
 });
 
 test('a suspension grows while the provider keeps throttling, is bounded, does not grow from replies under way, and starts over after an answer', () => {
-  const clock = new ShiftableClock();
+  const clock = stoppedClock();
   const s = new Suspensions(clock);
   assert.is(s.until('google'), null);
   const first = s.throttled('google');
@@ -116,7 +123,7 @@ test("a key with a window of its own (a provider's connections) keeps to it; oth
 });
 
 test('a rate under one a second still lets one through, then spaces the next by its interval', () => {
-  const clock = new ShiftableClock();
+  const clock = stoppedClock();
   const perMinute = new Pacer(clock, 2 / 60);
   assert.is(perMinute.take('google'), null);
   const next = perMinute.take('google')!;
