@@ -238,3 +238,31 @@ export function executionsPage(
      ORDER BY started_at DESC, rowid DESC LIMIT @limit`,
   ).all({ projectId: q.projectId, contactId: q.contactId, from: q.from, to: q.to, at: q.before.at, key: q.before.key, limit: q.limit }) as ReturnType<typeof executionsPage>;
 }
+
+/** Executions at each step of the workflow now (running or waiting there), and the runs that passed or failed it. */
+export interface StepCount {
+  now: number;
+  passed: number;
+  failed: number;
+}
+
+/**
+ * The counts of the workflow's steps, by step id: `now` through the partial index of active
+ * executions, `passed` and `failed` from the counters the store's triggers keep (migration 097).
+ */
+export function stepCounts(db: Db, workflowId: string): Map<string, StepCount> {
+  const counts = new Map<string, StepCount>();
+  const entry = (stepId: string) => counts.get(stepId) ?? counts.set(stepId, { now: 0, passed: 0, failed: 0 }).get(stepId)!;
+  const kept = sql(
+    db,
+    `SELECT c.step_id AS stepId, c.passed, c.failed FROM workflow_step_counts c JOIN workflow_steps s ON s.id = c.step_id WHERE s.workflow_id = ?`,
+  ).all(workflowId) as { stepId: string; passed: number; failed: number }[];
+  for (const row of kept) Object.assign(entry(row.stepId), { passed: row.passed, failed: row.failed });
+  const active = sql(
+    db,
+    `SELECT current_step_id AS stepId, COUNT(*) AS n FROM workflow_executions
+     WHERE workflow_id = ? AND status IN ('RUNNING', 'WAITING') AND current_step_id IS NOT NULL GROUP BY current_step_id`,
+  ).all(workflowId) as { stepId: string; n: number }[];
+  for (const row of active) entry(row.stepId).now = row.n;
+  return counts;
+}
