@@ -10,12 +10,19 @@ export interface Me {
   csrfToken: string;
 }
 
-/** A refusal of the API: its status, code and the message it gave. */
+/** One field's refusal in a 422 VALIDATION_ERROR: `field` is a dotted path (`config.url`). */
+export interface FieldFailure {
+  field: string;
+  message: string;
+}
+
+/** A refusal of the API: its status, code, the message it gave and, for a 422, its field errors. */
 export class ApiFailure extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly fields: FieldFailure[] = [],
   ) {
     super(message);
   }
@@ -29,15 +36,15 @@ export function setCredentials(csrfToken: string | null, projectId: string | nul
   context.projectId = projectId;
 }
 
-function messageOf(status: number, body: unknown): { code: string; message: string } {
+function failureOf(status: number, body: unknown): ApiFailure {
   const error = (body as { error?: unknown } | null)?.error;
   if (error && typeof error === 'object') {
-    const e = error as { code?: string; message?: string; errors?: { field: string; message: string }[] };
+    const e = error as { code?: string; message?: string; errors?: FieldFailure[] };
     const fields = e.errors?.map((f) => `${f.field}: ${f.message}`).join('; ');
-    return { code: e.code ?? 'ERROR', message: [e.message, fields].filter(Boolean).join(' — ') };
+    return new ApiFailure(status, e.code ?? 'ERROR', [e.message, fields].filter(Boolean).join(' — '), e.errors ?? []);
   }
-  if (typeof error === 'string') return { code: 'ERROR', message: error };
-  return { code: 'ERROR', message: `The server answered ${status}` };
+  if (typeof error === 'string') return new ApiFailure(status, 'ERROR', error);
+  return new ApiFailure(status, 'ERROR', `The server answered ${status}`);
 }
 
 export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
@@ -48,10 +55,7 @@ export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
   const res = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? null : JSON.stringify(body) });
   if (res.status === 204) return undefined as T;
   const data: unknown = await res.json().catch(() => null);
-  if (!res.ok) {
-    const { code, message } = messageOf(res.status, data);
-    throw new ApiFailure(res.status, code, message);
-  }
+  if (!res.ok) throw failureOf(res.status, data);
   return data as T;
 }
 
@@ -64,10 +68,7 @@ export async function upload<T>(path: string, field: string, file: File): Promis
   if (context.csrfToken) headers['X-Postmill-CSRF'] = context.csrfToken;
   const res = await fetch(path, { method: 'POST', headers, credentials: 'same-origin', body: form });
   const data: unknown = await res.json().catch(() => null);
-  if (!res.ok) {
-    const { code, message } = messageOf(res.status, data);
-    throw new ApiFailure(res.status, code, message);
-  }
+  if (!res.ok) throw failureOf(res.status, data);
   return data as T;
 }
 

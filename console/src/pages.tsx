@@ -33,6 +33,9 @@ export const PAGES: PageRoute[] = [
   { path: 'contacts/:id', section: 'Contacts', label: 'Contact', role: 'MEMBER', detail: true, element: lazyPage(async () => (await import('./pages/Contact')).ContactPage) },
   { path: 'templates', section: 'Templates', label: 'Templates', role: 'MEMBER', element: lazyPage(() => import('./pages/TemplatesList').then((m) => m.TemplatesListPage)) },
   { path: 'templates/:id', section: 'Templates', label: 'Template', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/TemplatesEditor').then((m) => m.TemplatesEditorPage)) },
+  { path: 'workflows', section: 'Workflows', label: 'Workflows', role: 'MEMBER', element: lazyPage(() => import('./pages/WorkflowsList').then((m) => m.WorkflowsListPage)) },
+  // the canvas (React Flow) loads with this page only
+  { path: 'workflows/:id', section: 'Workflows', label: 'Workflow', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/WorkflowEditor').then((m) => m.WorkflowEditorPage)) },
   { path: 'domains', section: 'Domains', label: 'Domains', role: 'ADMIN', element: lazyPage(() => import('./pages/Domains').then((m) => m.DomainsPage)) },
   { path: 'settings/keys', section: 'Settings', label: 'API keys', role: 'ADMIN', element: lazyPage(() => import('./pages/SettingsKeys').then((m) => m.SettingsKeysPage)) },
   { path: 'settings/webhooks', section: 'Settings', label: 'Webhooks', role: 'ADMIN', element: lazyPage(() => import('./pages/SettingsWebhooks').then((m) => m.SettingsWebhooksPage)) },
