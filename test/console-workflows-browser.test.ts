@@ -87,8 +87,16 @@ test('build a workflow on the canvas, enable it, fire its event and watch the ex
   await addStep(page, 'Send email', 'Welcome');
   await page.getByLabel('Template').selectOption({ label: 'Welcome (MARKETING)' });
   await addStep(page, 'Delay', 'Wait a while');
-  await page.getByLabel('Wait for', { exact: true }).fill('10');
   await page.getByLabel('Unit', { exact: true }).selectOption('minutes');
+  // the schema's own rule, checked before anything is sent
+  const amount = page.getByLabel('Wait for', { exact: true });
+  await amount.fill('0');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('form', { name: 'Step: Wait a while' }).getByRole('alert').filter({ hasText: 'Expected a positive number' }).waitFor();
+  assert.is(await amount.getAttribute('aria-invalid'), 'true');
+  assert.is((await env.daemon.request('GET', '/workflows')).body.data[0].steps.length, 1, 'nothing was saved');
+  await amount.fill('10');
+  assert.is(await amount.getAttribute('aria-invalid'), 'false');
   await addStep(page, 'Webhook', 'Notify CRM');
   // a placeholder in the host: the schema allows it, the API refuses it (422 on config.url)
   await page.getByLabel('URL', { exact: true }).fill('http://{{data.crm}}/hook');
