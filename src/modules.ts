@@ -17,7 +17,6 @@ import { doctorJobs } from './doctor/periodic.js';
 import { domainJobs } from './domains/jobs.js';
 import { domainRoutes } from './api/domains.js';
 import { emailRoutes } from './api/emails.js';
-import { emailUsage } from './send/usage.js';
 import { eventActivity } from './events/activity.js';
 import { eventRoutes, trackRoutes } from './api/events.js';
 import { idempotencyJobs } from './idempotency/sweep.js';
@@ -55,7 +54,7 @@ export function modules(a: Assembly): Module[] {
     { routes: (guards) => projectRoutes(core, guards) },
     { routes: (guards) => domainRoutes(core, dns, guards), jobs: (runner) => domainJobs(runner, core, dns) },
     { routes: (guards) => templateRoutes(core, { threads, usage }, guards) },
-    { routes: (guards) => sendRoutes(core, threads, guards), usage: emailUsage },
+    { routes: (guards) => sendRoutes(core, threads, guards) },
     { routes: (guards) => emailRoutes(core, { signer: a.signer, dns }, guards) },
     outboundModule(core, { delivery: simulatorDelivery(core, outboundDelivery(core, dns)), signer: a.signer, fanouts: a.fanouts, metrics: a.metrics }),
     { routes: (guards) => trackRoutes(core, guards) },
@@ -69,7 +68,7 @@ export function modules(a: Assembly): Module[] {
       close: async () => campaignProgress.stop(),
     },
     { routes: (guards) => verifyRoutes(core, dns, guards) },
-    { jobs: (runner) => inboundJobs(runner, core, { dns, metrics: a.metrics }) },
+    { jobs: (runner) => inboundJobs(runner, core, { dns, metrics: a.metrics, threads, heavy: a.admission.heavy }) },
     { jobs: (runner) => idempotencyJobs(runner, core) },
     { routes: (guards) => segmentRoutes(core, usage, guards), jobs: (runner) => segmentJobs(runner, core), usage: segmentUsage, reactors: () => segmentReactors(core) },
     { routes: (guards) => webhookSettingsRoutes(core, guards) },

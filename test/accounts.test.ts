@@ -69,12 +69,12 @@ test('sign-in: 200 with the user, the CSRF token and an HttpOnly SameSite=Strict
   assert.is(forged.body.error.code, 'INVALID_SESSION');
 });
 
-test('GET /auth/me answers the user, projects and token; POST /auth/logout ends the session on the server', async () => {
+test('GET /auth/me answers the user, projects, token and delivery mode; POST /auth/logout ends the session on the server', async () => {
   makeUser(d, 'bea@example.test', { id: d.project.id, role: 'ADMIN' });
   const s = await signIn(d, 'bea@example.test');
   const mine = await me(s);
   assert.is(mine.status, 200);
-  assert.equal(mine.body, { user: s.user, projects: [{ id: d.project.id, name: 'default', role: 'ADMIN' }], csrfToken: s.csrfToken });
+  assert.equal(mine.body, { user: s.user, projects: [{ id: d.project.id, name: 'default', role: 'ADMIN' }], csrfToken: s.csrfToken, deliveryMode: 'mx' });
   assert.is((await d.request('POST', '/auth/logout', undefined, as(d, s, null, ['x-postmill-csrf']))).status, 403, 'logout needs the CSRF token too');
   const out = await d.request('POST', '/auth/logout', undefined, as(d, s, null));
   assert.is(out.status, 204);

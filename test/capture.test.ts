@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { simpleParser } from 'mailparser';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { as, makeUser, signIn } from './helpers/console-session.js';
 import { startFakeSpamd, type FakeScanner } from './helpers/scanners.js';
 import { eventsNamed, startMailEnv, type MailEnv } from './helpers/mail-env.js';
 
@@ -24,11 +25,24 @@ test.after(async () => {
   await spamd.close();
 });
 
+/** The delivery mode the console is told (GET /auth/me), for a user signed in now. */
+async function consoleMode(email: string): Promise<string> {
+  const session = await signIn(env.daemon, email);
+  const me = await env.daemon.request('GET', '/auth/me', undefined, as(env.daemon, session, null));
+  assert.is(me.status, 200, JSON.stringify(me.body));
+  return me.body.deliveryMode;
+}
+
 async function send(body: string): Promise<string> {
   const r = await env.daemon.request('POST', '/v1/send', { to: 'friend@rcpt.test', from: 'hello@newcomer.test', subject: 'First light', body });
   assert.is(r.status, 200, JSON.stringify(r.body));
   return r.body.data.emails[0].email;
 }
+
+test('the console is told it runs in capture mode (GET /auth/me)', async () => {
+  makeUser(env.daemon, 'owner@newcomer.test', { id: env.daemon.project.id, role: 'OWNER' });
+  assert.is(await consoleMode('owner@newcomer.test'), 'capture');
+});
 
 test('a domain is marked verified without DNS, labelled so; a check does not take the mark away in capture mode', async () => {
   const pending = await env.daemon.request('POST', '/v1/send', { to: 'friend@rcpt.test', from: 'hello@newcomer.test', subject: 'x', body: 'x' });
@@ -101,6 +115,7 @@ test('outside capture mode the mark is refused (409), and a DNS check replaces a
   const checked = await env.daemon.request('GET', `/domains/${domainId}/verify`);
   assert.is(checked.body.status, 'pending', 'its records are not in DNS');
   assert.is(checked.body.verifiedWithoutDns, false);
+  assert.is(await consoleMode('owner@newcomer.test'), 'mx', 'the console is told the mode of the daemon that answers');
 });
 
 test.run();

@@ -52,10 +52,11 @@ test('sign in, see the shell, switch project, sign out', async () => {
   await signInAs(page, 'owner@example.test', 'a wrong password!');
   await page.getByRole('alert').filter({ hasText: 'The email or the password is not right' }).waitFor();
   await signInAs(page, 'owner@example.test', PASSWORD);
-  // the first project by name is Second, where the owner is ADMIN: every section that has pages, Settings without Members
+  // the first project by name is Second, where the owner is ADMIN: every section that has pages, Settings without Members,
+  // and no Outbox outside capture mode
   const nav = page.getByRole('navigation', { name: 'Main' });
   await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
-  assert.equal(await nav.getByRole('link').allTextContents(), ['Overview', 'Contacts', 'Templates', 'Domains', 'Settings'], 'only the sections that have pages');
+  assert.equal(await nav.getByRole('link').allTextContents(), ['Overview', 'Contacts', 'Messages', 'Templates', 'Domains', 'Settings'], 'only the sections that have pages');
   await nav.getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
   assert.equal(await page.getByRole('navigation', { name: 'Settings' }).getByRole('link').allTextContents(), ['API keys', 'Webhooks', 'Tracking'], 'no Members for an ADMIN');

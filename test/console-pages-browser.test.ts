@@ -2,11 +2,8 @@
 // equal the API's; a CSV import's progress and its rejected row; finding a contact by search and by
 // a data field, opening and editing it; a bulk unsubscribe; removing a suppression as ADMIN, and a
 // MEMBER who sees no Remove button and whose direct call is 403. Elements are found by role and
-// accessible name. With POSTMILL_SCREENSHOTS=<dir> each page is also saved there as a PNG (how
-// docs/console/ is made).
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+// accessible name. (docs/console/'s screenshots come from scripts/console-screenshots.mjs.)
+import type { Browser } from 'playwright-core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fetchFromPage, openTab, signInAs, startBrowser, type ConsoleTab } from './helpers/browser.js';
@@ -16,7 +13,6 @@ import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
 let env: MailEnv;
 let browser: Browser;
 const tabs: ConsoleTab[] = [];
-const SHOTS = process.env.POSTMILL_SCREENSHOTS ?? null;
 
 test.before(async () => {
   [env, browser] = await Promise.all([startMailEnv({ sinkDomains: ['readers.test'], senders: ['pages.test'] }), startBrowser()]);
@@ -48,13 +44,6 @@ async function signedIn(role: string, path: string): Promise<ConsoleTab> {
   return tab;
 }
 
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.setViewportSize({ width: 1200, height: 900 });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
-
 const noProblems = (tab: ConsoleTab) => assert.equal(tab.problems, [], 'the page reported no errors (CSP violations, exceptions)');
 
 test('the overview shows the numbers the API gives, the queue and the alerts', async () => {
@@ -72,7 +61,6 @@ test('the overview shows the numbers the API gives, the queue and the alerts', a
   await alerts.getByText('of the emails sent in the last 7 days bounced (2 of 5)').waitFor();
   await page.getByRole('radio', { name: 'Last 30 days' }).check();
   await page.getByRole('table', { name: 'Totals of the last 30 days' }).waitFor();
-  await shot(page, 'overview');
   noProblems(tab);
 });
 
@@ -89,7 +77,6 @@ test('import a CSV: the progress finishes, a rejected row shows its reason', asy
   assert.match((await rejected.textContent()) ?? '', /email/i, 'the reason names the email');
   const found = await env.daemon.request('POST', '/contacts/lookup', { emails: ['dee@readers.test', 'eve@readers.test'] });
   assert.is(found.body.found.length, 2);
-  await shot(page, 'import');
   noProblems(tab);
 });
 
@@ -125,7 +112,6 @@ test('find a contact by search and by a data field, open it, edit it', async () 
   await page.getByRole('status').filter({ hasText: /^3 contacts$/ }).waitFor();
   const emails = await table.getByRole('rowheader').allTextContents();
   assert.equal(emails.sort(), ['ann@readers.test', 'cy@readers.test', 'dee@readers.test']);
-  await shot(page, 'contacts');
 
   await table.getByRole('link', { name: 'cy@readers.test' }).click();
   await page.getByRole('heading', { name: 'cy@readers.test', level: 1 }).waitFor();
@@ -135,7 +121,6 @@ test('find a contact by search and by a data field, open it, edit it', async () 
   await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
   const cy = (await env.daemon.request('GET', '/contacts?search=cy%40readers')).body.data[0];
   assert.equal(cy.data, { plan: 'team', seats: 4 });
-  await shot(page, 'contact');
   noProblems(tab);
 });
 
@@ -162,7 +147,6 @@ test('an ADMIN removes a suppression with a reason; the reason is kept', async (
   await page.getByRole('heading', { name: 'Suppressions', level: 1 }).waitFor();
   const table = page.getByRole('table', { name: 'Suppressed addresses, newest first' });
   await table.getByRole('row', { name: /gone1@readers\.test/ }).waitFor();
-  await shot(page, 'suppressions');
   await page.getByRole('button', { name: 'Remove the suppression of gone1@readers.test' }).click();
   const reason = page.getByRole('textbox', { name: 'Reason' });
   assert.ok(await reason.evaluate((el) => el === el.ownerDocument.activeElement), 'the reason field has the focus');

@@ -155,6 +155,25 @@ test('bulk mail keeps to delivery.bulkPerSecond; transactional mail is not held 
   }
 });
 
+test('with both the throttle and the bulk pace, a job the pacer sends back takes no place in the throttle', async () => {
+  const env = await startMailEnv({ config: { delivery: { bulkPerSecond: 2, throttlePerMinute: 6 } } });
+  try {
+    await env.verifySender('sender.test');
+    env.routeToSink('rcpt.test');
+    await env.daemon.stop();
+    await queueDirect(env, 'bulk', bulkRecipients(12));
+    await env.daemon.restart();
+    // the minute's six places all go to deliveries (paced at two a second), none to jobs sent back
+    await env.sink.waitFor(6, 15_000);
+    await env.idle();
+    assert.is(env.sink.messages.length, 6, 'six in the first minute');
+    await env.advance(60_000);
+    await env.sink.waitFor(12, 15_000);
+  } finally {
+    await env.close();
+  }
+});
+
 test('the bulk pacer: a second of tokens, then each job gets its own slot and goes when it comes', () => {
   const clock = new ShiftableClock();
   const pacer = new BulkPacer(clock, 10);

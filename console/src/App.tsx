@@ -5,16 +5,27 @@ import { createBrowserRouter, Navigate, NavLink, Outlet, RouterProvider, useLoca
 import { AccountPage } from './pages/Account';
 import { SetupPage } from './pages/Setup';
 import { SignInPage } from './pages/SignIn';
-import { navigationFor, PAGES, pagesOpenTo, type PageRoute, type Section } from './pages';
+import { navigationFor, PAGES, pageExists, pagesOpenTo, type PageRoute, type Section } from './pages';
 import { Page } from './page';
 import { SessionProvider, useMe, useSession } from './session';
 import { Shell } from './Shell';
 
 /** A page behind its role: the server refuses the rest anyway; this says so instead of failing calls. */
 function RoleGate({ page }: { page: PageRoute }) {
-  const { project } = useSession();
-  const siblings = pagesOpenTo(project?.role).filter((p) => p.section === page.section && p.path.includes('/') && !p.detail);
-  if (!pagesOpenTo(project?.role).includes(page)) {
+  const { me, project } = useSession();
+  const open = pagesOpenTo(project?.role, me.deliveryMode);
+  const siblings = open.filter((p) => p.section === page.section && p.path.includes('/') && !p.detail);
+  if (!pageExists(page, me.deliveryMode)) {
+    return (
+      <Page title={`No ${page.section}`}>
+        <p>
+          The {page.section} holds the mail a daemon in capture mode keeps instead of sending; this one delivers it (delivery.mode {me.deliveryMode}).{' '}
+          <NavLink to="/messages">Messages</NavLink> lists every email and what became of it.
+        </p>
+      </Page>
+    );
+  }
+  if (!open.includes(page)) {
     return (
       <Page title="Not allowed">
         <p>
@@ -43,14 +54,14 @@ function RoleGate({ page }: { page: PageRoute }) {
 
 /** `/settings` and the like: the section's first page the role opens ("Not allowed" when none). */
 function SectionIndex({ section }: { section: Section }) {
-  const { project } = useSession();
-  const first = pagesOpenTo(project?.role).find((p) => p.section === section);
+  const { me, project } = useSession();
+  const first = pagesOpenTo(project?.role, me.deliveryMode).find((p) => p.section === section);
   return first ? <Navigate to={`/${first.path}`} replace /> : <RoleGate page={PAGES.find((p) => p.section === section)!} />;
 }
 
 function Home() {
-  const { project } = useSession();
-  const first = navigationFor(project?.role)[0];
+  const { me, project } = useSession();
+  const first = navigationFor(project?.role, me.deliveryMode)[0];
   return <Navigate to={first ? `/${first.path}` : '/account'} replace />;
 }
 

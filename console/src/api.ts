@@ -4,10 +4,14 @@
 
 export type Role = 'OWNER' | 'ADMIN' | 'MEMBER';
 
+export type DeliveryMode = 'mx' | 'relay' | 'capture';
+
 export interface Me {
   user: { id: string; email: string };
   projects: { id: string; name: string; role: Role }[];
   csrfToken: string;
+  /** The daemon's delivery.mode: in `capture` nothing leaves the machine and the Outbox shows the mail. */
+  deliveryMode: DeliveryMode;
 }
 
 /** One field's refusal in a 422 VALIDATION_ERROR: `field` is a dotted path (`config.url`). */
@@ -47,29 +51,41 @@ function failureOf(status: number, body: unknown): ApiFailure {
   return new ApiFailure(status, 'ERROR', `The server answered ${status}`);
 }
 
-export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+/** The headers every request carries: the project, and for a write the session's CSRF token. */
+function headersFor(method: string, accept: string): Record<string, string> {
+  const headers: Record<string, string> = { Accept: accept };
   if (context.projectId) headers['X-Postmill-Project'] = context.projectId;
   if (context.csrfToken && method !== 'GET') headers['X-Postmill-CSRF'] = context.csrfToken;
+  return headers;
+}
+
+async function failure(res: Response): Promise<ApiFailure> {
+  return failureOf(res.status, await res.json().catch(() => null));
+}
+
+export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  const headers = headersFor(method, 'application/json');
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? null : JSON.stringify(body) });
+  if (!res.ok) throw await failure(res);
   if (res.status === 204) return undefined as T;
-  const data: unknown = await res.json().catch(() => null);
-  if (!res.ok) throw failureOf(res.status, data);
-  return data as T;
+  return (await res.json()) as T;
 }
 
 /** A file upload (multipart/form-data, one field), with the same credentials and errors as `api`. */
 export async function upload<T>(path: string, field: string, file: File): Promise<T> {
   const form = new FormData();
   form.append(field, file);
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (context.projectId) headers['X-Postmill-Project'] = context.projectId;
-  if (context.csrfToken) headers['X-Postmill-CSRF'] = context.csrfToken;
-  const res = await fetch(path, { method: 'POST', headers, credentials: 'same-origin', body: form });
-  const data: unknown = await res.json().catch(() => null);
-  if (!res.ok) throw failureOf(res.status, data);
-  return data as T;
+  const res = await fetch(path, { method: 'POST', headers: headersFor('POST', 'application/json'), credentials: 'same-origin', body: form });
+  if (!res.ok) throw await failure(res);
+  return (await res.json()) as T;
+}
+
+/** A GET whose answer is not JSON (a message as sent, message/rfc822): its bytes. */
+export async function download(path: string, accept: string): Promise<ArrayBuffer> {
+  const res = await fetch(path, { headers: headersFor('GET', accept), credentials: 'same-origin' });
+  if (!res.ok) throw await failure(res);
+  return res.arrayBuffer();
 }
 
 export const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));

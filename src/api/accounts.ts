@@ -58,13 +58,14 @@ export function accountRoutes(core: Core, threads: Pools<ComposeOps>, guards: Gu
     },
   );
 
-  router.get('/auth/me', describe({ summary: 'The signed-in user, the projects and roles, and the CSRF token', answers: { 200: 'AuthMe' } }), signedIn, (ctx) => {
+  router.get('/auth/me', describe({ summary: "The signed-in user, the projects and roles, the CSRF token and the daemon's delivery mode", answers: { 200: 'AuthMe' } }), signedIn, (ctx) => {
     const session = ctx.state.user!;
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       user: session,
       projects: membershipsOf(core.db, session.id).map((m) => ({ id: m.projectId, name: m.projectName, role: m.role })),
       csrfToken: ctx.state.session!.csrfToken,
+      deliveryMode: core.config.delivery.mode,
     };
   });
 

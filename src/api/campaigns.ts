@@ -24,17 +24,18 @@ import { CAMPAIGN_STATUSES, listCampaigns } from '../campaigns/store.js';
 import type { Pools } from '../threads/pool.js';
 import type { ComposeOps } from '../compose/compose-ops.js';
 import type { Usages } from '../usage/usages.js';
+import { readFor } from '../store/reader.js';
 
 export function campaignRoutes(core: Core, { threads, usage }: { threads: Pools<ComposeOps>; usage: Usages }, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
   const id = (params: Record<string, string | undefined>) => uuidParam(params.id);
 
-  router.get('/campaigns', describe({ summary: 'List campaigns', query: ['page', 'pageSize', 'status', 'search', 'sort', 'dir'], answers: { 200: 'CampaignPage' } }), secret, (ctx) => {
+  router.get('/campaigns', describe({ summary: 'List campaigns', query: ['page', 'pageSize', 'status', 'search', 'sort', 'dir'], answers: { 200: 'CampaignPage' } }), secret, async (ctx) => {
     const { page, pageSize, offset } = pageParams(ctx.query);
     const { sort, dir } = sortParams(ctx.query, ['name', 'createdAt', 'updatedAt'] as const, 'createdAt');
     const search = typeof ctx.query.search === 'string' && ctx.query.search !== '' ? ctx.query.search : null;
-    const found = listCampaigns(core.db, projectOf(ctx).id, { offset, pageSize, status: enumQuery(ctx.query.status, CAMPAIGN_STATUSES, 'campaign status'), search, sort, dir });
+    const found = await listCampaigns(core.reader, readFor(core.config, projectOf(ctx).id, 'request'), { offset, pageSize, status: enumQuery(ctx.query.status, CAMPAIGN_STATUSES, 'campaign status'), search, sort, dir });
     ctx.body = pageResult(found.data.map(presentCampaign), found.total, page, pageSize);
   });
 

@@ -112,8 +112,8 @@ export function contactRoutes(core: Core, usage: Usages, guards: Guards): Router
     ctx.body = usageOfField(fieldUsageOf, projectOf(ctx).id, ctx.params.field!);
   });
 
-  router.delete('/contacts/fields/:field', describe({ summary: 'Remove a field from every contact', answers: { 200: 'FieldDeleted' } }), secret, (ctx) => {
-    ctx.body = deleteField(core, fieldUsageOf, projectOf(ctx).id, ctx.params.field!);
+  router.delete('/contacts/fields/:field', describe({ summary: 'Remove a field from every contact', answers: { 200: 'FieldDeleted' } }), secret, async (ctx) => {
+    ctx.body = await deleteField(core, fieldUsageOf, projectOf(ctx).id, ctx.params.field!);
   });
 
   router.get('/contacts/:id', describe({ summary: 'One contact', answers: { 200: 'Contact' } }), secret, (ctx) => {

@@ -7,8 +7,8 @@ import { projectOf, type ApiContext, type ApiState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { describe } from '../http/openapi/describe.js';
 import { presentEvent } from '../events/present.js';
-import { deleteEventName, eventsOfContact, trackEvent, type TrackInput } from '../events/service.js';
-import { countEventsByName, eventNames, listEvents } from '../events/store.js';
+import { deleteEventName, eventsOfContact, eventStats, trackEvent, type TrackInput } from '../events/service.js';
+import { eventNames, listEvents } from '../events/store.js';
 import { eventUsage } from '../events/usage.js';
 import type { Usages } from '../usage/usages.js';
 
@@ -53,10 +53,10 @@ export function eventRoutes(core: Core, usage: Usages, guards: Guards): Router<A
     ctx.body = { data: listEvents(core.db, projectOf(ctx).id, name, eventLimit(ctx.query.limit)).map(presentEvent) };
   });
 
-  router.get('/events/stats', describe({ summary: 'Event counts by name', query: ['from', 'to'], answers: { 200: 'EventStats' } }), secret, (ctx) => {
+  router.get('/events/stats', describe({ summary: 'Event counts by name', query: ['from', 'to'], answers: { 200: 'EventStats' } }), secret, async (ctx) => {
     const from = timeBound(ctx.query.from, 'from', 0);
     const to = timeBound(ctx.query.to, 'to', Number.MAX_SAFE_INTEGER);
-    ctx.body = { data: countEventsByName(core.db, projectOf(ctx).id, from, to) };
+    ctx.body = { data: await eventStats(core, projectOf(ctx).id, from, to) };
   });
 
   router.get('/events/names', describe({ summary: 'Event names', answers: { 200: 'EventNames' } }), secret, (ctx) => {
@@ -71,8 +71,8 @@ export function eventRoutes(core: Core, usage: Usages, guards: Guards): Router<A
     ctx.body = eventUsage(core, usage, projectOf(ctx).id, ctx.params.eventName!);
   });
 
-  router.delete('/events/:eventName', describe({ summary: 'Delete the events of a name', answers: { 200: 'EventsDeleted' } }), secret, (ctx) => {
-    ctx.body = deleteEventName(core, projectOf(ctx).id, ctx.params.eventName!);
+  router.delete('/events/:eventName', describe({ summary: 'Delete the events of a name', answers: { 200: 'EventsDeleted' } }), secret, async (ctx) => {
+    ctx.body = await deleteEventName(core, projectOf(ctx).id, ctx.params.eventName!);
   });
 
   return router;

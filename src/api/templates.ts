@@ -17,6 +17,7 @@ import { TEMPLATE_TYPES } from '../templates/store.js';
 import type { Pools } from '../threads/pool.js';
 import type { ComposeOps } from '../compose/compose-ops.js';
 import type { Usages } from '../usage/usages.js';
+import { readFor } from '../store/reader.js';
 
 export function templateRoutes(core: Core, { threads, usage }: { threads: Pools<ComposeOps>; usage: Usages }, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
@@ -28,11 +29,11 @@ export function templateRoutes(core: Core, { threads, usage }: { threads: Pools<
     '/templates',
     describe({ summary: 'List templates', query: ['page', 'pageSize', 'type', 'search', 'sort', 'dir'], answers: { 200: 'TemplatePage' } }),
     secret,
-    (ctx) => {
+    async (ctx) => {
       const { page, pageSize, offset } = pageParams(ctx.query);
       const { sort, dir } = sortParams(ctx.query, ['name', 'createdAt', 'updatedAt'] as const, 'createdAt');
       const search = typeof ctx.query.search === 'string' && ctx.query.search !== '' ? ctx.query.search : null;
-      const found = listTemplates(core.db, projectOf(ctx).id, { offset, pageSize, type: enumQuery(ctx.query.type, TEMPLATE_TYPES, 'template type'), search, sort, dir });
+      const found = await listTemplates(core.reader, readFor(core.config, projectOf(ctx).id, 'request'), { offset, pageSize, type: enumQuery(ctx.query.type, TEMPLATE_TYPES, 'template type'), search, sort, dir });
       ctx.body = pageResult(found.data.map(presentTemplate), found.total, page, pageSize);
     },
   );
@@ -88,8 +89,8 @@ export function templateRoutes(core: Core, { threads, usage }: { threads: Pools<
     },
   );
 
-  router.get('/templates/:id/usage', describe({ summary: 'Where a template is used', answers: { 200: 'TemplateUsage' } }), secret, (ctx) => {
-    ctx.body = usageOfTemplate(core, usage, projectOf(ctx).id, ctx.params.id!);
+  router.get('/templates/:id/usage', describe({ summary: 'Where a template is used', answers: { 200: 'TemplateUsage' } }), secret, async (ctx) => {
+    ctx.body = await usageOfTemplate(core, usage, projectOf(ctx).id, ctx.params.id!);
   });
 
   return router;

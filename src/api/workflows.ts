@@ -32,6 +32,7 @@ import {
   type WorkflowPatch,
 } from '../workflows/service.js';
 import { listWorkflows } from '../workflows/store.js';
+import { readFor } from '../store/reader.js';
 import type { WebhookConfig } from '../workflows/steps/webhook.js';
 import { testWebhook } from '../workflows/webhook-test.js';
 
@@ -139,10 +140,10 @@ export function workflowRoutes(core: Core, dns: Dns, guards: Guards): Router<Api
     ctx.body = presentExecution(started);
   });
 
-  router.get('/workflows/:id/executions', describe({ summary: 'List executions', query: ['status', 'page', 'pageSize'], answers: { 200: 'ExecutionPage' } }), secret, (ctx) => {
+  router.get('/workflows/:id/executions', describe({ summary: 'List executions', query: ['status', 'page', 'pageSize'], answers: { 200: 'ExecutionPage' } }), secret, async (ctx) => {
     const workflow = graph(ctx);
     const { page, pageSize, offset } = pageParams(ctx.query);
-    const found = listExecutions(core.db, workflow.id, { status: enumQuery(ctx.query.status, EXECUTION_STATUSES, 'execution status'), offset, pageSize });
+    const found = await listExecutions(core.reader, readFor(core.config, projectOf(ctx).id, 'request'), workflow.id, { status: enumQuery(ctx.query.status, EXECUTION_STATUSES, 'execution status'), offset, pageSize });
     ctx.body = pageResult(found.data.map((e) => presentExecution(e)), found.total, page, pageSize);
   });
 

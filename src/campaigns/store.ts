@@ -2,6 +2,7 @@ import type { Dir } from '../store/offset-page.js';
 import { parseJson, sql, type Db } from '../store/db.js';
 import { offsetPage, searchCondition } from '../store/offset-page.js';
 import type { EmailContentFields, TemplateType } from '../templates/store.js';
+import type { ReadOptions, Reader } from '../store/reader.js';
 
 export const CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -225,9 +226,9 @@ export interface CampaignListQuery {
 const ORDER_COLUMN: Record<CampaignSort, string> = { name: 'name COLLATE NOCASE', createdAt: 'created_at', updatedAt: 'updated_at' };
 
 /** One page of the project's campaigns and the count over all pages. */
-export function listCampaigns(db: Db, projectId: string, q: CampaignListQuery): { data: Campaign[]; total: number } {
+export async function listCampaigns(reader: Reader, read: ReadOptions, q: CampaignListQuery): Promise<{ data: Campaign[]; total: number }> {
   const where = ['project_id = ?'];
-  const params: unknown[] = [projectId];
+  const params: unknown[] = [read.projectId];
   if (q.status) {
     where.push('status = ?');
     params.push(q.status);
@@ -237,7 +238,7 @@ export function listCampaigns(db: Db, projectId: string, q: CampaignListQuery): 
     where.push(s.where);
     params.push(s.param);
   }
-  const { rows, total } = offsetPage<CampaignRow>(db, { table: 'campaigns', columns: '*', where, params, orderBy: ORDER_COLUMN[q.sort], ...q });
+  const { rows, total } = await offsetPage<CampaignRow>(reader, read, { table: 'campaigns', columns: '*', where, params, orderBy: ORDER_COLUMN[q.sort], ...q });
   return { data: rows.map(toCampaign), total };
 }
 

@@ -1,6 +1,7 @@
 // SQL of the custom data fields. A key is matched as it is (json_each, json_patch), never spelled
 // into a JSON path: any key a contact can hold (quotes, backslashes, NUL, dots) is found and removed.
-// The counts read every contact of the project: they run on a reader thread (store/reader.ts).
+// The counts, and the walk that finds the contacts holding a key, read every contact of the
+// project: they run on a reader thread (store/reader.ts).
 import { sql, type Db } from '../store/db.js';
 import type { ReadOptions, Reader } from '../store/reader.js';
 
@@ -39,11 +40,29 @@ export function countKeyValues(reader: Reader, read: ReadOptions, key: string, l
   );
 }
 
-/** Removes the key from every contact of the project that has it (a merge patch of `{key: null}`); answers how many. */
-export function removeKey(db: Db, projectId: string, key: string, now: number): number {
+/** A window of the project's contacts in id order: where it ends (null when empty), how many it holds, and those that have the key. */
+export interface KeyWindow {
+  last: string | null;
+  size: number;
+  withKey: string[];
+}
+
+/** The next `size` contacts after `afterId` (a keyset step on contacts(project_id, id)), read on a reader thread. */
+export async function keyWindow(reader: Reader, read: ReadOptions, key: string, afterId: string, size: number): Promise<KeyWindow> {
+  const rows = await reader.all<{ id: string; has: number }>(
+    read,
+    `SELECT c.id AS id, EXISTS (SELECT 1 FROM json_each(c.data) j WHERE j.key = ?) AS has FROM contacts c
+     WHERE budget() AND c.project_id = ? AND c.id > ? ORDER BY c.id LIMIT ?`,
+    [key, read.projectId, afterId, size],
+  );
+  return { last: rows[rows.length - 1]?.id ?? null, size: rows.length, withKey: rows.filter((r) => r.has === 1).map((r) => r.id) };
+}
+
+/** Removes the key from those of `ids` that still have it (a merge patch of `{key: null}`); answers how many. */
+export function removeKey(db: Db, projectId: string, key: string, ids: string[], now: number): number {
   return sql(
     db,
     `UPDATE contacts SET data = json_patch(data, json_object(?, json('null'))), updated_at = ?
-     WHERE project_id = ? AND EXISTS (SELECT 1 FROM json_each(contacts.data) j WHERE j.key = ?)`,
-  ).run(key, now, projectId, key).changes;
+     WHERE project_id = ? AND id IN (SELECT value FROM json_each(?)) AND EXISTS (SELECT 1 FROM json_each(contacts.data) j WHERE j.key = ?)`,
+  ).run(key, now, projectId, JSON.stringify(ids), key).changes;
 }

@@ -1,10 +1,11 @@
 import type { Core } from '../core.js';
 import { badRequest, conflict, validationFailed } from '../errors.js';
 import { MAX_DATA_KEY_LENGTH, RESERVED_DATA_KEYS } from './data.js';
-import { countKeyTypes, countKeyValues, removeKey } from './fields-store.js';
+import { countKeyTypes, countKeyValues, keyWindow, removeKey } from './fields-store.js';
 import { isFieldUsed, type FieldUsage } from './field-usage.js';
 import { countContacts } from './store.js';
 import { readFor } from '../store/reader.js';
+import { WRITE_BATCH, yieldToEventLoop } from '../store/batches.js';
 
 export type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'object' | 'array' | 'mixed';
 
@@ -102,11 +103,24 @@ export function usageOfField(usageOf: FieldUsageOf, projectId: string, field: st
   return { field: `data.${key}`, ...usageOf(projectId, key) };
 }
 
-/** Removes the key from every contact of the project; refused while a segment, campaign or workflow uses it. */
-export function deleteField(core: Core, usageOf: FieldUsageOf, projectId: string, field: string): { field: string; updated: number } {
+/**
+ * Removes the key from every contact of the project; refused while a segment, campaign or workflow
+ * uses it. The contacts are walked in id order a window at a time: a reader thread finds those of
+ * the window that hold the key, one transaction removes it from them, and the event loop has its
+ * turn before the next window, so a million contacts never hold the API up for more than a window.
+ * Interrupted (a restart), the key stays on the contacts not reached yet: the same DELETE finishes it.
+ */
+export async function deleteField(core: Core, usageOf: FieldUsageOf, projectId: string, field: string): Promise<{ field: string; updated: number }> {
   const key = customKey(field);
   const usage = usageOf(projectId, key);
   if (isFieldUsed(usage)) throw conflict(`The field data.${key} is in use`, { ...usage });
-  const updated = removeKey(core.db, projectId, key, core.clock.now());
-  return { field: `data.${key}`, updated };
+  const read = readFor(core.config, projectId, 'request');
+  let updated = 0;
+  for (let after = ''; ; ) {
+    const window = await keyWindow(core.reader, read, key, after, WRITE_BATCH);
+    if (window.withKey.length > 0) updated += removeKey(core.db, projectId, key, window.withKey, core.clock.now());
+    if (window.size < WRITE_BATCH) return { field: `data.${key}`, updated };
+    after = window.last!;
+    await yieldToEventLoop();
+  }
 }

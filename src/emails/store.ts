@@ -1,4 +1,5 @@
 import { sql, type Db } from '../store/db.js';
+import type { ReadOptions, Reader } from '../store/reader.js';
 import { packMessage, type PackedMessage } from './packing.js';
 
 export const EMAIL_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'deferred', 'bounced', 'failed', 'suppressed'] as const;
@@ -145,8 +146,9 @@ export function findEmailByMessageId(db: Db, projectId: string, messageId: strin
   return row ? toEmail(row) : null;
 }
 
-export function countEmailsOfTemplate(db: Db, projectId: string, templateId: string): number {
-  return (sql(db, 'SELECT COUNT(*) AS n FROM emails WHERE project_id = ? AND template_id = ?').get(projectId, templateId) as { n: number }).n;
+/** The emails sent from a template: one index entry each, millions for a busy one, so counted on a reader thread. */
+export async function countEmailsOfTemplate(reader: Reader, read: ReadOptions, templateId: string): Promise<number> {
+  return (await reader.get<{ n: number }>(read, 'SELECT COUNT(*) AS n FROM emails WHERE budget() AND project_id = ? AND template_id = ?', [read.projectId, templateId]))!.n;
 }
 
 // Delivery and feedback outcomes.

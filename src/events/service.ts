@@ -8,7 +8,9 @@ import type { KeyKind } from '../projects/keys.js';
 import { eventData } from './data.js';
 import { groupCommit } from '../bus/group-commit.js';
 import { isReservedEventName, trackedEventName } from '../bus/catalogue.js';
-import { deleteEventsNamed, listContactEvents, type EventRecord } from './store.js';
+import { countEventsByName, countEventsByNameBetween, deleteEventsNamed, listContactEvents, type EventRecord, type NameCount } from './store.js';
+import { inBatches, WRITE_BATCH } from '../store/batches.js';
+import { readFor } from '../store/reader.js';
 
 export interface TrackInput {
   email: string;
@@ -38,8 +40,18 @@ export function eventsOfContact(core: Core, projectId: string, contactId: string
   return listContactEvents(core.db, projectId, getContact(core, projectId, contactId).id, limit);
 }
 
-/** Deletes every event of the name; the service's own names are history and stay. */
-export function deleteEventName(core: Core, projectId: string, name: string): { deleted: number } {
+/**
+ * Deletes every event of the name, a batch at a time with the event loop's turn between (a name
+ * can have millions); the service's own names are history and stay. Interrupted, the rest of the
+ * events stay: the same DELETE finishes it.
+ */
+export async function deleteEventName(core: Core, projectId: string, name: string): Promise<{ deleted: number }> {
   if (isReservedEventName(name)) throw badRequest(`"${name}" is an event the service emits and cannot be deleted`, 'Delete events you tracked yourself');
-  return { deleted: deleteEventsNamed(core.db, projectId, name) };
+  return { deleted: await inBatches(() => deleteEventsNamed(core.db, projectId, name, WRITE_BATCH)) };
+}
+
+/** Events per name, most frequent first: the whole history from the counters, a window of time read on a reader thread. */
+export async function eventStats(core: Core, projectId: string, from: number, to: number): Promise<NameCount[]> {
+  if (from <= 0 && to >= Number.MAX_SAFE_INTEGER) return countEventsByName(core.db, projectId);
+  return countEventsByNameBetween(core.reader, readFor(core.config, projectId, 'request'), from, to);
 }

@@ -1,4 +1,5 @@
 import { parseJson, sql, type Db } from '../store/db.js';
+import type { ReadOptions, Reader } from '../store/reader.js';
 
 export interface EventRecord {
   id: string;
@@ -45,25 +46,39 @@ export function eventsOfEmail(db: Db, projectId: string, emailId: string, limit:
   return (rows as EventRow[]).map(toEvent);
 }
 
-/** Events per name in [from, to], most frequent first. */
-export function countEventsByName(db: Db, projectId: string, from: number, to: number): { name: string; count: number }[] {
-  return sql(
-    db,
-    `SELECT name, COUNT(*) AS count FROM events WHERE project_id = ? AND created_at >= ? AND created_at <= ?
+export interface NameCount {
+  name: string;
+  count: number;
+}
+
+/** Events per name over the whole history, most frequent first, from the trigger-kept counters (migration 051): a few rows, however many events. */
+export function countEventsByName(db: Db, projectId: string): NameCount[] {
+  return sql(db, 'SELECT name, count FROM event_counts WHERE project_id = ? AND count > 0 ORDER BY count DESC, name').all(projectId) as NameCount[];
+}
+
+/** Events per name in [from, to], most frequent first: every event of the window is read, on a reader thread. */
+export function countEventsByNameBetween(reader: Reader, read: ReadOptions, from: number, to: number): Promise<NameCount[]> {
+  return reader.all<NameCount>(
+    read,
+    `SELECT name, COUNT(*) AS count FROM events WHERE budget() AND project_id = ? AND created_at >= ? AND created_at <= ?
      GROUP BY name ORDER BY count DESC, name`,
-  ).all(projectId, from, to) as { name: string; count: number }[];
+    [read.projectId, from, to],
+  );
 }
 
+/** The names of the project's events, from the counters. */
 export function eventNames(db: Db, projectId: string): string[] {
-  return (sql(db, 'SELECT DISTINCT name FROM events WHERE project_id = ? ORDER BY name').all(projectId) as { name: string }[]).map((r) => r.name);
+  return (sql(db, 'SELECT name FROM event_counts WHERE project_id = ? AND count > 0 ORDER BY name').all(projectId) as { name: string }[]).map((r) => r.name);
 }
 
+/** How many events of the project carry the name, from the counters. */
 export function countEventsNamed(db: Db, projectId: string, name: string): number {
-  return (sql(db, 'SELECT COUNT(*) AS n FROM events WHERE project_id = ? AND name = ?').get(projectId, name) as { n: number }).n;
+  return (sql(db, 'SELECT count FROM event_counts WHERE project_id = ? AND name = ?').get(projectId, name) as { count: number } | undefined)?.count ?? 0;
 }
 
-export function deleteEventsNamed(db: Db, projectId: string, name: string): number {
-  return sql(db, 'DELETE FROM events WHERE project_id = ? AND name = ?').run(projectId, name).changes;
+/** Deletes at most `limit` events of the name (a batch: see store/batches.ts); answers how many. */
+export function deleteEventsNamed(db: Db, projectId: string, name: string, limit: number): number {
+  return sql(db, 'DELETE FROM events WHERE rowid IN (SELECT rowid FROM events WHERE project_id = ? AND name = ? LIMIT ?)').run(projectId, name, limit).changes;
 }
 
 /** A page of events newest first, strictly before (`at`, `key`) in (created_at, rowid) order. */

@@ -14,7 +14,6 @@ export interface ContactFilter {
   readonly dependencies: Dependencies;
 }
 
-/** Segments of the project, as memberOfSegment filters resolve them. */
 /** A planned predicate of one project as the functions below take it. */
 export const filterOf = (projectId: string, predicate: Predicate): ContactFilter => ({ projectId, predicate, dependencies: dependenciesOf(predicate) });
 

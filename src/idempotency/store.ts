@@ -34,7 +34,10 @@ export function settleKey(db: Db, projectId: string, key: string, statusCode: nu
   sql(db, 'UPDATE idempotency_keys SET status_code = ? WHERE project_id = ? AND key = ?').run(statusCode, projectId, key);
 }
 
-/** Drops every expired claim. */
-export function sweepKeys(db: Db, now: number): number {
-  return sql(db, 'DELETE FROM idempotency_keys WHERE created_at <= ?').run(now - KEEP_MS).changes;
+/** Drops at most `limit` expired claims, the oldest first (a batch: an hour of a busy daemon's sends holds millions). */
+export function sweepKeys(db: Db, now: number, limit: number): number {
+  return sql(
+    db,
+    'DELETE FROM idempotency_keys WHERE (project_id, key) IN (SELECT project_id, key FROM idempotency_keys WHERE created_at <= ? ORDER BY created_at LIMIT ?)',
+  ).run(now - KEEP_MS, limit).changes;
 }

@@ -10,7 +10,7 @@ export const TOP_DOMAINS = 20;
 export interface Metrics {
   readonly registry: Registry;
   /** Runs `read` at the start of every scrape (one read of the store serves several gauges). */
-  beforeScrape(read: () => void): void;
+  beforeScrape(read: () => Promise<void>): void;
   /** The Prometheus text of every metric. */
   scrape(): Promise<string>;
   /** One HTTP request, by its route template (not the raw path: bounded labels). */
@@ -55,12 +55,12 @@ export function createMetrics(): Metrics {
   const inbound = new Counter({ name: 'postmill_inbound_messages_total', help: 'Inbound messages by class', labelNames: ['class'], registers });
   // The usual build-info gauge: constant 1, the version as a label (joins onto other series in queries).
   new Gauge({ name: 'postmill_build_info', help: 'The running version of Postmill (always 1)', labelNames: ['version'], registers }).set({ version: postmillVersion() }, 1);
-  const reads: (() => void)[] = [];
+  const reads: (() => Promise<void>)[] = [];
   return {
     registry,
     beforeScrape: (read) => void reads.push(read),
-    scrape: () => {
-      for (const read of reads) read();
+    scrape: async () => {
+      await Promise.all(reads.map((read) => read()));
       return registry.metrics();
     },
     request(method, route, status, seconds) {

@@ -23,9 +23,11 @@ export function observeDaemon(core: Core, metrics: Metrics): void {
   const ageSeconds = (dueAt: number | null, now: number) => (dueAt === null ? 0 : Math.max(0, (now - dueAt) / 1000));
   // One read of the jobs table per scrape serves the three job gauges.
   let jobs = { at: 0, rows: [] as JobGroup[] };
-  metrics.beforeScrape(() => {
+  // the reads of the scrape take their turns as a project of their own would
+  const read = { projectId: 'metrics scrape', budgetMs: core.config.reads.requestBudgetMs };
+  metrics.beforeScrape(async () => {
     const now = core.clock.now();
-    jobs = { at: now, rows: jobGroups(core.db, now) };
+    jobs = { at: now, rows: await jobGroups(core.reader, read, now) };
   });
   new Gauge({
     name: 'postmill_jobs',

@@ -1,5 +1,5 @@
 import { LANES, type Lane } from '../jobs/types.js';
-import { sql, type Db } from '../store/db.js';
+import type { ReadOptions, Reader } from '../store/reader.js';
 
 /** Jobs of one kind, lane and status: how many, and when the oldest due one became due. */
 export interface JobGroup {
@@ -10,13 +10,17 @@ export interface JobGroup {
   oldestDueAt: number | null;
 }
 
-/** The job queue grouped for the metrics, read at scrape time (the whole table; an operator's view, no project scope). */
-export function jobGroups(db: Db, now: number): JobGroup[] {
-  const rows = sql(
-    db,
+/**
+ * The job queue grouped for the metrics, read at scrape time: the whole table (an operator's view,
+ * no project scope), which a campaign's backlog makes a million rows, so on a reader thread.
+ */
+export async function jobGroups(reader: Reader, read: ReadOptions, now: number): Promise<JobGroup[]> {
+  const rows = await reader.all<Omit<JobGroup, 'lane'> & { lane: number }>(
+    read,
     `SELECT kind, lane, status, COUNT(*) AS count,
-            MIN(CASE WHEN status = 'queued' AND run_at <= @now THEN run_at END) AS oldestDueAt
-       FROM jobs GROUP BY kind, lane, status`,
-  ).all({ now }) as (Omit<JobGroup, 'lane'> & { lane: number })[];
+            MIN(CASE WHEN status = 'queued' AND run_at <= ? THEN run_at END) AS oldestDueAt
+       FROM jobs WHERE budget() GROUP BY kind, lane, status`,
+    [now],
+  );
   return rows.map((row) => ({ ...row, lane: LANES[row.lane] ?? 'transactional' }));
 }

@@ -144,11 +144,13 @@ export function deliveryJob(core: Core, opts: DeliveryJobOptions): JobHandler<De
       if (suppressionWithholding(core.db, email.projectId, email.to, email)) {
         return commit(() => setEmailStatus(core.db, email.id, 'suppressed', null, core.clock.now()));
       }
-      const throttled = opts.throttle?.take(email.projectId);
-      if (throttled && !throttled.allowed) return { retryAt: throttled.retryAt, reason: 'project send throttle' };
+      // the throttle is asked first and counts last: a job the pacer sends back takes no place in it
+      const throttledUntil = opts.throttle?.fullUntil(email.projectId) ?? null;
+      if (throttledUntil !== null) return { retryAt: throttledUntil, reason: 'project send throttle' };
       const bulk = job.lane === 'bulk';
       const paced = bulk ? pacer.take(email.projectId) : null;
       if (paced !== null) return { retryAt: paced, reason: 'delivery.bulkPerSecond' };
+      opts.throttle?.hit(email.projectId);
       // a large message is read only once delivery has room for it
       const release = stored.message ? null : await largeMessages.take(stored.storedSize);
       try {

@@ -1,4 +1,4 @@
-import { sql, type Db } from './db.js';
+import type { ReadOptions, Reader } from './reader.js';
 
 /** The order of a sorted list. */
 export type Dir = 'asc' | 'desc';
@@ -16,16 +16,20 @@ export interface OffsetPageQuery {
   offset: number;
 }
 
-/** The rows of one page and the count over all pages. Ties are broken by id, so pages never overlap. */
-export function offsetPage<R>(db: Db, q: OffsetPageQuery): { rows: R[]; total: number } {
-  const filter = q.where.join(' AND ');
+/**
+ * The rows of one page and the count over all pages. Ties are broken by id, so pages never overlap.
+ * Both read as many rows as the list holds (the count, and the offset skipped), so they run on a
+ * reader thread under the request's budget.
+ */
+export async function offsetPage<R>(reader: Reader, read: ReadOptions, q: OffsetPageQuery): Promise<{ rows: R[]; total: number }> {
+  const filter = ['budget()', ...q.where].join(' AND ');
   const order = q.dir === 'desc' ? 'DESC' : 'ASC';
-  const rows = sql(db, `SELECT ${q.columns} FROM ${q.table} WHERE ${filter} ORDER BY ${q.orderBy} ${order}, id ${order} LIMIT ? OFFSET ?`).all(
+  const rows = await reader.all<R>(read, `SELECT ${q.columns} FROM ${q.table} WHERE ${filter} ORDER BY ${q.orderBy} ${order}, id ${order} LIMIT ? OFFSET ?`, [
     ...q.params,
     q.pageSize,
     q.offset,
-  ) as R[];
-  const total = (sql(db, `SELECT COUNT(*) AS n FROM ${q.table} WHERE ${filter}`).get(...q.params) as { n: number }).n;
+  ]);
+  const total = (await reader.get<{ n: number }>(read, `SELECT COUNT(*) AS n FROM ${q.table} WHERE ${filter}`, q.params))!.n;
   return { rows, total };
 }
 

@@ -6,7 +6,7 @@ import { MB } from '../http/json-body.js';
 import { answerParsed, checkSend, receivedParsed, type ParsedSend } from '../send/parse.js';
 import { asBuffer, handedOver, type Handlers } from '../threads/serve.js';
 import { sendRequestOf } from './request.js';
-import { MAX_TEXT_LINES, tooManyTextLines } from './text-lines.js';
+import { MAX_TEXT_LINES, tooManyTextLines } from '../mime/text-lines.js';
 
 export interface ParsedSubmission {
   send: ParsedSend;

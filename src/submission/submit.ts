@@ -41,18 +41,18 @@ export function smtpReplyOf(err: unknown): SmtpReply {
 /** The idempotency key of a submission: its Message-ID, so a client's retry after a lost 250 sends nothing twice. */
 const keyOf = (messageId: string) => `message-id:${messageId}`;
 
-/**
- * One submitted message: parsed into the /v1/send request and sent through the same pipeline
- * (sender domain, contact upsert, DKIM, tracking rules) within the same bounds: it counts against
- * the project's request rate, and one over 1 MB waits for a heavy request's turn as a large
- * /v1/send does. Answers the 250 text; throws SmtpReply.
- */
 /** What a submission needs beside the core: the API's admission (rate, heavy turns) and the threads that parse and compose. */
 export interface SubmissionDeps {
   admission: Admission;
   threads: Pools<ComposeOps & SubmissionParseOps>;
 }
 
+/**
+ * One submitted message: parsed into the /v1/send request and sent through the same pipeline
+ * (sender domain, contact upsert, DKIM, tracking rules) within the same bounds: it counts against
+ * the project's request rate, and one over 1 MB waits for a heavy request's turn as a large
+ * /v1/send does. Answers the 250 text; throws SmtpReply.
+ */
 export async function submitMessage(core: Core, deps: SubmissionDeps, projectId: string, raw: Buffer, recipients: string[]): Promise<string> {
   try {
     admitRequest(deps.admission, projectId);

@@ -48,13 +48,13 @@ export interface SuppressionFilter {
   limit: number;
 }
 
+/** A page's rows on the main connection (a plain page reads `limit` index entries). */
+export const suppressionRows = (db: Db, statement: { text: string; params: unknown[] }): SuppressionRow[] => sql(db, statement.text).all(...statement.params) as SuppressionRow[];
+
 /**
  * One page of the project's suppressions, newest first: the SQL text and its parameters (the
  * caller runs it on the main connection or on a reader thread; `budget()` first either way).
  */
-/** A page's rows on the main connection (a plain page reads `limit` index entries). */
-export const suppressionRows = (db: Db, statement: { text: string; params: unknown[] }): SuppressionRow[] => sql(db, statement.text).all(...statement.params) as SuppressionRow[];
-
 export function suppressionPageQuery(projectId: string, f: SuppressionFilter): { text: string; params: unknown[] } {
   const where = ['budget()', 's.project_id = ?'];
   const params: unknown[] = [projectId];

@@ -1,7 +1,7 @@
 import type { Dir } from '../store/offset-page.js';
-import type { Db } from '../store/db.js';
 import { offsetPage, searchCondition } from '../store/offset-page.js';
 import { TEMPLATE_COLUMNS, toTemplate, type Template, type TemplateRow, type TemplateType } from './store.js';
+import type { ReadOptions, Reader } from '../store/reader.js';
 
 export type TemplateSort = 'name' | 'createdAt' | 'updatedAt';
 
@@ -17,9 +17,9 @@ export interface TemplateListQuery {
 const ORDER_COLUMN: Record<TemplateSort, string> = { name: 'name COLLATE NOCASE', createdAt: 'created_at', updatedAt: 'updated_at' };
 
 /** One page of the project's templates and the count over all pages. */
-export function listTemplates(db: Db, projectId: string, q: TemplateListQuery): { data: Template[]; total: number } {
+export async function listTemplates(reader: Reader, read: ReadOptions, q: TemplateListQuery): Promise<{ data: Template[]; total: number }> {
   const where = ['project_id = ?'];
-  const params: unknown[] = [projectId];
+  const params: unknown[] = [read.projectId];
   if (q.type) {
     where.push('type = ?');
     params.push(q.type);
@@ -29,6 +29,6 @@ export function listTemplates(db: Db, projectId: string, q: TemplateListQuery): 
     where.push(s.where);
     params.push(s.param);
   }
-  const { rows, total } = offsetPage<TemplateRow>(db, { table: 'templates', columns: TEMPLATE_COLUMNS, where, params, orderBy: ORDER_COLUMN[q.sort], ...q });
+  const { rows, total } = await offsetPage<TemplateRow>(reader, read, { table: 'templates', columns: TEMPLATE_COLUMNS, where, params, orderBy: ORDER_COLUMN[q.sort], ...q });
   return { data: rows.map(toTemplate), total };
 }

@@ -3,8 +3,9 @@ import type { Core } from '../core.js';
 import { assertSender } from '../domains/sender.js';
 import { ApiError, foundOr404 } from '../errors.js';
 import { deleteTemplateRow, findTemplateById, insertTemplate, updateTemplate, type Template, type TemplateType } from './store.js';
-import type { TemplateUsage } from '../usage/usages.js';
-import type { Usages } from '../usage/usages.js';
+import type { TemplateUsage, Usages } from '../usage/usages.js';
+import { countEmailsOfTemplate } from '../emails/store.js';
+import { readFor } from '../store/reader.js';
 
 export interface TemplateInput {
   name: string;
@@ -66,14 +67,15 @@ export function patchTemplate(core: Core, projectId: string, id: string, patch: 
   });
 }
 
-export function usageOfTemplate(core: Core, usage: Usages, projectId: string, id: string): TemplateUsage {
-  return usage.templates.collect(core, projectId, getTemplate(core, projectId, id).id);
+export async function usageOfTemplate(core: Core, usage: Usages, projectId: string, id: string): Promise<TemplateUsage> {
+  const references = usage.templates.collect(core, projectId, getTemplate(core, projectId, id).id);
+  return { ...references, emailsSent: await countEmailsOfTemplate(core.reader, readFor(core.config, projectId, 'request'), id) };
 }
 
 /** Refused while a workflow step would still send it. */
 export function deleteTemplate(core: Core, usage: Usages, projectId: string, id: string): void {
   core.bus.tx(() => {
-    const { workflowSteps } = usageOfTemplate(core, usage, projectId, id);
+    const { workflowSteps } = usage.templates.collect(core, projectId, getTemplate(core, projectId, id).id);
     if (workflowSteps.length > 0) {
       throw new ApiError(409, 'CONFLICT', `The template is used by ${workflowSteps.length} workflow step(s)`, {
         details: { workflowSteps },

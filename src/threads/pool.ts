@@ -107,7 +107,12 @@ export function createThreadPool<M extends OpMap>(script: WorkerScript, size: nu
   let closed = false;
 
   const spawn = (): Thread => {
-    const thread: Thread = { worker: startWorker(script, options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}), running: new Map(), error: null };
+    // stdout is read and dropped: the daemon's stdout carries its JSON lines, and a library's console
+    // output in a thread could be made by a stranger (mailauth prints a line for a DKIM signature
+    // whose l= does not match the body, and any sender can write one)
+    const worker = startWorker(script, { stdout: true, ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}) });
+    worker.stdout.resume();
+    const thread: Thread = { worker, running: new Map(), error: null };
     thread.worker.on('message', (reply: ThreadReply) => {
       const task = thread.running.get(reply.id);
       if (!task) return;

@@ -15,13 +15,14 @@ export interface WorkflowStepRef {
   stepId: string;
 }
 
-/** Campaigns, workflow steps and sent emails that reference a template. */
-export type TemplateUsage = {
+/** Campaigns and workflow steps that reference a template (what the usage registry collects). */
+export type TemplateReferences = {
   campaigns: NamedRef[];
   workflowSteps: WorkflowStepRef[];
-  /** Emails sent from the template, as the sending resource counts them. */
-  emailsSent: number;
 };
+
+/** The references, and the emails sent from the template (counted on a reader thread). */
+export type TemplateUsage = TemplateReferences & { emailsSent: number };
 
 /**
  * What uses a segment, and keeps it from being deleted: campaigns that still depend on it (the
@@ -52,7 +53,7 @@ export interface Usages {
   /** Keyed by the bare data key (no `data.` prefix). */
   fields: UsageRegistry<FieldUsage>;
   events: UsageRegistry<EventNameUsage>;
-  templates: UsageRegistry<TemplateUsage>;
+  templates: UsageRegistry<TemplateReferences>;
   /** Keyed by segment id: a segment in use cannot be deleted. */
   segments: UsageRegistry<SegmentUsage>;
   /** Keyed by segment id: the stored conditions that name the segment, which an edit of it must leave valid. */
@@ -67,7 +68,7 @@ export function createUsages(): Usages {
   return {
     fields: createUsageRegistry<FieldUsage>(() => ({ segments: [], campaigns: [], workflows: [] })),
     events: createUsageRegistry<EventNameUsage>(() => ({ segments: [], workflows: [], campaigns: [] })),
-    templates: createUsageRegistry<TemplateUsage>(() => ({ campaigns: [], workflowSteps: [], emailsSent: 0 })),
+    templates: createUsageRegistry<TemplateReferences>(() => ({ campaigns: [], workflowSteps: [] })),
     segments: createUsageRegistry<SegmentUsage>(() => ({ campaigns: [], segments: [], workflows: [] })),
     segmentConditions: createUsageRegistry<SegmentConditions>(() => ({ conditions: [] })),
     campaigns: createUsageRegistry<CampaignUsage>(() => ({ activeExecutions: 0 })),

@@ -1,6 +1,7 @@
 import { parseJson, sql, type Db } from '../store/db.js';
 import { offsetPage } from '../store/offset-page.js';
 import type { StepType } from './step-types.js';
+import type { ReadOptions, Reader } from '../store/reader.js';
 
 export const EXECUTION_STATUSES = ['RUNNING', 'WAITING', 'COMPLETED', 'EXITED', 'FAILED', 'CANCELLED'] as const;
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
@@ -193,14 +194,19 @@ export function stepRunsOf(db: Db, executionId: string): StepRun[] {
   return (sql(db, 'SELECT * FROM workflow_step_runs WHERE execution_id = ? ORDER BY seq').all(executionId) as StepRunRow[]).map(toStepRun);
 }
 
-export function listExecutions(db: Db, workflowId: string, q: { status: ExecutionStatus | null; offset: number; pageSize: number }): { data: Execution[]; total: number } {
+export async function listExecutions(
+  reader: Reader,
+  read: ReadOptions,
+  workflowId: string,
+  q: { status: ExecutionStatus | null; offset: number; pageSize: number },
+): Promise<{ data: Execution[]; total: number }> {
   const where = ['workflow_id = ?'];
   const params: unknown[] = [workflowId];
   if (q.status) {
     where.push('status = ?');
     params.push(q.status);
   }
-  const { rows, total } = offsetPage<ExecutionRow>(db, { table: 'workflow_executions', columns: '*', where, params, orderBy: 'started_at', dir: 'desc', ...q });
+  const { rows, total } = await offsetPage<ExecutionRow>(reader, read, { table: 'workflow_executions', columns: '*', where, params, orderBy: 'started_at', dir: 'desc', ...q });
   return { data: rows.map(toExecution), total };
 }
 
@@ -248,7 +254,7 @@ export interface StepCount {
 
 /**
  * The counts of the workflow's steps, by step id: `now` through the partial index of active
- * executions, `passed` and `failed` from the counters the store's triggers keep (migration 097).
+ * executions, `passed` and `failed` from the counters the store's triggers keep (migration 098).
  */
 export function stepCounts(db: Db, workflowId: string): Map<string, StepCount> {
   const counts = new Map<string, StepCount>();

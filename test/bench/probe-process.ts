@@ -1,10 +1,14 @@
 // A latency probe in a process of its own, so that the load generator's work (building 40 MB
 // bodies) never delays its clock: argv URL PUBLIC_KEY DURATION_MS. Every 20 ms it asks /health and
-// tracks an event for another project, and sends back every latency over IPC.
+// tracks an event for another project, and sends back every latency over IPC, at the end of the
+// duration or once the parent sends 'stop'.
 import { call, closeAgent } from './load.js';
 
 const [url, publicKey, durationMs] = process.argv.slice(2) as [string, string, string];
-const end = performance.now() + Number(durationMs);
+let end = performance.now() + Number(durationMs);
+process.on('message', (m) => {
+  if (m === 'stop') end = 0;
+});
 const health: number[] = [];
 const track: number[] = [];
 let errors = 0;

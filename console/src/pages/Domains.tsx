@@ -1,6 +1,7 @@
 // Domains (ADMIN): the project's sender domains, the DNS records each must publish (each with a
 // copy button and its own verified flag), the verification as it changes (polled while a domain is
-// pending: the daemon re-checks every 5 minutes), re-check now, delete with confirmation.
+// pending: the daemon re-checks every 5 minutes), re-check now, delete with confirmation. In
+// capture mode a domain may be marked verified without DNS, and says so.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../api';
@@ -24,6 +25,8 @@ interface Domain {
   id: string;
   domain: string;
   status: 'pending' | 'verified';
+  /** Marked verified in capture mode: nothing it sends leaves the machine; a DNS check replaces the mark. */
+  verifiedWithoutDns: boolean;
   records: DnsRecord[];
   failureReason: string | null;
   lastCheckedAt: string | null;
@@ -81,27 +84,48 @@ function RecordsTable({ domain }: { domain: Domain }) {
   );
 }
 
+function StatusLine({ domain }: { domain: Domain }) {
+  if (domain.verifiedWithoutDns) {
+    return (
+      <p role="status">
+        <strong className="badge">Verified without DNS</strong>: capture mode may send from it; nothing it sends leaves this machine. Publish the records
+        below before going live.
+      </p>
+    );
+  }
+  return (
+    <p role="status">
+      <strong>{domain.status === 'verified' ? 'Verified' : 'Pending'}</strong>
+      {domain.status === 'verified' ? ': mail may be sent from this domain.' : ': publish the records below, then re-check.'}
+      {domain.failureReason && <> Last check: {domain.failureReason}</>}
+    </p>
+  );
+}
+
 function DomainSection({ domain, onChecked, onDelete }: { domain: Domain; onChecked(d: Domain): void; onDelete(d: Domain): void }) {
+  const { me } = useSession();
   const recheck = useMutation({ mutationFn: () => api<Domain>('GET', `/domains/${domain.id}/verify`), onSuccess: onChecked });
+  const mark = useMutation({ mutationFn: () => api<Domain>('POST', `/domains/${domain.id}/mark-verified`), onSuccess: onChecked });
   const headingId = `domain-${domain.id}`;
   return (
     <section aria-labelledby={headingId} className="card">
       <h2 id={headingId}>{domain.domain}</h2>
-      <p role="status">
-        <strong>{domain.status === 'verified' ? 'Verified' : 'Pending'}</strong>
-        {domain.status === 'verified' ? ': mail may be sent from this domain.' : ': publish the records below, then re-check.'}
-        {domain.failureReason && <> Last check: {domain.failureReason}</>}
-      </p>
+      <StatusLine domain={domain} />
       <p className="hint">Last checked {when(domain.lastCheckedAt)}.</p>
       <div className="actions">
         <button type="button" disabled={recheck.isPending} onClick={() => recheck.mutate()} aria-label={`Re-check ${domain.domain}`}>
           {recheck.isPending ? 'Checking…' : 'Re-check'}
         </button>
+        {me.deliveryMode === 'capture' && domain.status === 'pending' && (
+          <button type="button" className="secondary" disabled={mark.isPending} onClick={() => mark.mutate()}>
+            Mark verified without DNS<span className="visually-hidden">: {domain.domain}</span>
+          </button>
+        )}
         <button type="button" className="quiet" onClick={() => onDelete(domain)} aria-label={`Delete ${domain.domain}`}>
           Delete
         </button>
       </div>
-      <ErrorNote error={recheck.isError ? errorText(recheck.error) : null} />
+      <ErrorNote error={recheck.isError ? errorText(recheck.error) : mark.isError ? errorText(mark.error) : null} />
       <RecordsTable domain={domain} />
     </section>
   );
@@ -139,7 +163,7 @@ function AddDomain({ onAdded }: { onAdded(d: Domain): void }) {
 }
 
 export function DomainsPage() {
-  const { project } = useSession();
+  const { me, project } = useSession();
   const queries = useQueryClient();
   const key = ['domains', project?.id];
   const domains = useQuery({
@@ -162,6 +186,12 @@ export function DomainsPage() {
   return (
     <Page title="Domains">
       <p className="hint">A project sends only from domains it has proved in DNS. Add a domain, publish its records at your DNS host, then re-check.</p>
+      {me.deliveryMode === 'capture' && (
+        <p className="note">
+          Capture mode: nothing is sent, so a domain may be marked verified without DNS to try sending at once. The mark holds in capture mode only; once
+          the daemon delivers for real, a DNS check decides.
+        </p>
+      )}
       <ErrorNote error={domains.isError ? errorText(domains.error) : remove.isError ? errorText(remove.error) : null} />
       {domains.isPending ? (
         <p role="status">Loading domains…</p>

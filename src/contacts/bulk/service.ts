@@ -1,6 +1,7 @@
 import type { Core } from '../../core.js';
 import { deleteContact, getContact, setSubscribed } from '../service.js';
-import { contactJobHandler, createContactJob, itemFailure, MAX_REPORTED_ERRORS, yieldToEventLoop, type ContactJobRun } from '../jobs/service.js';
+import { yieldToEventLoop } from '../../store/batches.js';
+import { contactJobHandler, createContactJob, itemFailure, MAX_REPORTED_ERRORS, type ContactJobRun } from '../jobs/service.js';
 import type { ContactJob, ContactJobType } from '../jobs/store.js';
 
 export const BULK_JOB = 'contacts.bulk';

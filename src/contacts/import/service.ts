@@ -10,9 +10,9 @@ import {
   itemFailure,
   MAX_REPORTED_ERRORS,
   PermanentJobFailure,
-  yieldToEventLoop,
   type ContactJobRun,
 } from '../jobs/service.js';
+import { yieldToEventLoop } from '../../store/batches.js';
 import type { ContactJob } from '../jobs/store.js';
 import { csvRecords, detectDelimiter, readHeader, readStart, type Delimiter } from './csv.js';
 import { importFileName, importFilePath, keepUpload, removeFile } from './files.js';

@@ -52,12 +52,6 @@ export function getContactJob(core: Core, projectId: string, id: string, types: 
   return job;
 }
 
-/**
- * Lets the requests that arrived during a batch finish before the next batch. Twice: the group
- * commits those requests schedule (setImmediate) then run before this job continues.
- */
-export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
-
 /** A job being worked on: its committed position and totals, written with each batch. */
 export class ContactJobRun<I, R> {
   position: number;

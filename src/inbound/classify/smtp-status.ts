@@ -30,10 +30,10 @@ export function failureStatusIn(text: string): { status: string; line: string } 
   return { status: match[1], line: line.replace(/\s+/g, ' ').trim() };
 }
 
-/** Permanent for a 5 class, Transient for a 4 class, null for anything else. */
 /** A full mailbox (x.2.2) is temporary in practice: unsubscribing the contact for it would be wrong. */
 export const isMailboxFull = (status: string | null): boolean => status?.slice(1) === '.2.2';
 
+/** Permanent for a 5 class (a full mailbox aside), Transient for a 4 class, null for anything else. */
 export function bounceTypeOfStatus(status: string | null): BounceType | null {
   if (isMailboxFull(status)) return 'Transient';
   if (status?.[0] === '5') return 'Permanent';
