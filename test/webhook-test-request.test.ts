@@ -17,8 +17,8 @@ test.before(async () => {
   [env, guarded] = await Promise.all([startMailEnv({ config: { webhooks: { allowPrivate: true } } }), startMailEnv()]);
 });
 test.after(async () => {
-  await Promise.all([env.close(), guarded.close()]);
-  await hooks.close();
+  await Promise.all([env?.close(), guarded?.close()]);
+  await hooks?.close();
 });
 
 const workflow = async (e: MailEnv, name: string) => (await e.daemon.request('POST', '/workflows', { name, eventName: name })).body as { id: string; name: string };

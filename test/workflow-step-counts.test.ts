@@ -1,11 +1,14 @@
 // GET /workflows/{id}/step-counts through the real daemon: executions at each step now (running or
 // waiting there) and the runs that passed or failed it, as executions move (the clock moved past a
 // DELAY), branch (a CONDITION) and fail (a WEBHOOK answered 400); counts leave with a deleted contact
-// and stay in their project.
+// and stay in their project; the count of active executions, which grows with the project's contacts,
+// is read on a reader thread under the request's budget.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.js';
 import { startMailEnv, type MailEnv } from './helpers/mail-env.js';
+import { seedStore } from './helpers/seed.js';
 import { trackPublic } from './helpers/webhook-flows.js';
 
 let env: MailEnv;
@@ -129,6 +132,24 @@ test('a deleted step leaves the counts; a workflow of another project is 404', a
   const r = await env.daemon.request('GET', `/workflows/${w.id}/step-counts`, undefined, { key: other.secretKey });
   assert.is(r.status, 404);
   assert.is(r.body.error.code, 'NOT_FOUND');
+});
+
+test('executions waiting at a step are counted on a reader thread, under the request\'s budget', async () => {
+  const w = await flow('crowded');
+  // a crowd in the delay (a campaign's audience entering at once): counting it is the read that grows
+  const file = env.daemon.configFile;
+  writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), reads: { threads: 2, requestBudgetMs: 10, jobBudgetMs: 60_000 } }));
+  await seedStore(env.daemon, (db) => {
+    db.prepare(
+      `WITH RECURSIVE n(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM n WHERE x < 300000 - 1)
+       INSERT INTO workflow_executions (id, workflow_id, project_id, contact_id, status, current_step_id, seq, started_at, updated_at)
+       SELECT 'crowd-' || x, ?, ?, NULL, 'WAITING', ?, 1, x, x FROM n`,
+    ).run(w.id, env.daemon.project.id, w.step.delay);
+  });
+  const r = await env.daemon.request('GET', `/workflows/${w.id}/step-counts`);
+  assert.is(r.status, 422, JSON.stringify(r.body));
+  assert.is(r.body.error.code, 'QUERY_TIMEOUT');
+  assert.equal(r.body.error.details, { budgetMs: 10 });
 });
 
 test.run();

@@ -91,9 +91,9 @@ export function workflowRoutes(core: Core, dns: Dns, guards: Guards): Router<Api
     ctx.status = 204;
   });
 
-  router.get('/workflows/:id/step-counts', describe({ summary: 'Executions at each step now, and the runs that passed or failed it', answers: { 200: 'WorkflowStepCounts' } }), secret, (ctx) => {
+  router.get('/workflows/:id/step-counts', describe({ summary: 'Executions at each step now, and the runs that passed or failed it', answers: { 200: 'WorkflowStepCounts' } }), secret, async (ctx) => {
     const workflow = graph(ctx);
-    const counts = stepCounts(core.db, workflow.id);
+    const counts = await stepCounts(core.db, core.reader, readFor(core.config, workflow.projectId, 'request'), workflow.id);
     ctx.body = { steps: workflow.steps.map((s) => ({ stepId: s.id, ...(counts.get(s.id) ?? { now: 0, passed: 0, failed: 0 }) })) };
   });
 

@@ -253,10 +253,11 @@ export interface StepCount {
 }
 
 /**
- * The counts of the workflow's steps, by step id: `now` through the partial index of active
- * executions, `passed` and `failed` from the counters the store's triggers keep (migration 098).
+ * The counts of the workflow's steps, by step id: `passed` and `failed` from the counters the
+ * store's triggers keep (migration 098, one row a step), `now` on a reader thread (it counts every
+ * active execution, which grows with the project's contacts) through a partial index that covers it.
  */
-export function stepCounts(db: Db, workflowId: string): Map<string, StepCount> {
+export async function stepCounts(db: Db, reader: Reader, read: ReadOptions, workflowId: string): Promise<Map<string, StepCount>> {
   const counts = new Map<string, StepCount>();
   const entry = (stepId: string) => counts.get(stepId) ?? counts.set(stepId, { now: 0, passed: 0, failed: 0 }).get(stepId)!;
   const kept = sql(
@@ -264,11 +265,12 @@ export function stepCounts(db: Db, workflowId: string): Map<string, StepCount> {
     `SELECT c.step_id AS stepId, c.passed, c.failed FROM workflow_step_counts c JOIN workflow_steps s ON s.id = c.step_id WHERE s.workflow_id = ?`,
   ).all(workflowId) as { stepId: string; passed: number; failed: number }[];
   for (const row of kept) Object.assign(entry(row.stepId), { passed: row.passed, failed: row.failed });
-  const active = sql(
-    db,
+  const active = await reader.all<{ stepId: string; n: number }>(
+    read,
     `SELECT current_step_id AS stepId, COUNT(*) AS n FROM workflow_executions
-     WHERE workflow_id = ? AND status IN ('RUNNING', 'WAITING') AND current_step_id IS NOT NULL GROUP BY current_step_id`,
-  ).all(workflowId) as { stepId: string; n: number }[];
+     WHERE budget() AND workflow_id = ? AND status IN ('RUNNING', 'WAITING') AND current_step_id IS NOT NULL AND project_id = ? GROUP BY current_step_id`,
+    [workflowId, read.projectId],
+  );
   for (const row of active) entry(row.stepId).now = row.n;
   return counts;
 }
