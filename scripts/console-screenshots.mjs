@@ -61,6 +61,21 @@ async function everydayPages(browser) {
     const welcome = await ok('POST', '/templates', { name: 'Welcome', description: 'Sent after sign-up', subject: 'Welcome, {{name ?? friend}}', body: WELCOME, from: 'hello@acme.example', fromName: 'Acme', type: 'MARKETING' });
     await ok('POST', '/templates', { name: 'Password reset', subject: 'Reset your password', body: '<p>Reset it here: {{{link}}}</p>', from: 'hello@acme.example', type: 'TRANSACTIONAL' });
     await ok('POST', '/templates', { name: 'Receipt', subject: 'Your receipt {{order}}', body: '<p>Thanks for your order.</p>', from: 'hello@acme.example', type: 'TRANSACTIONAL' });
+    // segments: purchases by some contacts; a dynamic segment of two groups, one with a nested condition; a static one
+    for (const email of ['bob@example.org', 'cy@example.org', 'dee@example.org']) await ok('POST', '/events/track', { email, event: 'purchase' });
+    const buyers = await ok('POST', '/segments', {
+      name: 'Pro buyers and teams',
+      description: 'Pro plan with a purchase in the last 30 days, or a subscribed Team plan',
+      condition: {
+        logic: 'OR',
+        groups: [
+          { filters: [{ field: 'data.plan', operator: 'equals', value: 'Pro' }, { field: 'purchase', operator: 'triggeredWithin', value: 30, unit: 'days' }] },
+          { filters: [{ field: 'data.plan', operator: 'equals', value: 'Team' }], conditions: { logic: 'AND', groups: [{ filters: [{ field: 'subscribed', operator: 'equals', value: true }] }] } },
+        ],
+      },
+    });
+    const guests = await ok('POST', '/segments', { name: 'Launch guests', description: 'Invited by hand', type: 'STATIC' });
+    await ok('POST', `/segments/${guests.id}/members`, { emails: ['ann@example.org', 'cy@example.org', 'dee@example.org'] });
     // mail that delivers, one that is opened and clicked, and two that bounce (suppressed)
     const sent = await ok('POST', '/v1/send', { to: contact.email, template: welcome.id, subscribed: true });
     for (const to of ['bob@example.org', 'cy@example.org', 'gone1@example.org', 'gone2@example.org']) {
@@ -95,6 +110,13 @@ async function everydayPages(browser) {
       await page.getByLabel('Preview for').selectOption({ label: contact.email });
       await page.getByTitle('Email preview').contentFrame().getByText('Welcome aboard, Ann!').waitFor();
     });
+    await shoot('/app/segments', 'Segments', 'segments.png', () => page.getByRole('row', { name: /Launch guests/ }).waitFor());
+    await shoot(`/app/segments/${buyers.id}`, `Segment: ${buyers.name}`, 'segment-builder.png', () =>
+      page.getByRole('region', { name: 'Members now' }).getByRole('status').filter({ hasText: /match/ }).waitFor(),
+    );
+    await shoot(`/app/segments/${guests.id}`, 'Segment: Launch guests', 'segment-static.png', () =>
+      page.getByRole('region', { name: 'Members', exact: true }).getByRole('status').filter({ hasText: '3 members' }).waitFor(),
+    );
     await shoot('/app/domains', 'Domains', 'domains.png', () => page.getByRole('status').filter({ hasText: 'Pending' }).waitFor());
     await shoot('/app/settings/members', 'Members', 'members.png', () => page.getByRole('row', { name: new RegExp(OWNER) }).waitFor());
     await shoot('/app/settings/webhooks', 'Webhook signing', 'settings-webhooks.png');

@@ -16,7 +16,7 @@ import { decodeCursor } from '../src/http/pagination.js';
 import type { Logger } from '../src/log.js';
 import { createProject } from '../src/projects/service.js';
 import { openStore } from '../src/store/db.js';
-import { startMailEnv, type MailEnv } from './helpers/mail-env.js';
+import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
 
 let env: MailEnv;
 test.before(async () => {
@@ -115,12 +115,14 @@ test('GET /activity/stats counts sends, deliveries, unique opens and clicks; rat
   const click = new URL(/href="([^"]*\/t\/c\/[^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&')).pathname;
   for (let i = 0; i < 3; i++) await env.daemon.request('GET', pixel, undefined, { key: null });
   await fetch(env.daemon.url + click, { redirect: 'manual' });
-  let stats: any = null;
-  for (let i = 0; i < 100; i++) {
-    stats = (await env.daemon.request('GET', '/activity/stats', undefined, { key: p.secretKey })).body;
-    if (stats.delivered === 4) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const stats = await eventually(
+    async () => {
+      const body = (await env.daemon.request('GET', '/activity/stats', undefined, { key: p.secretKey })).body;
+      return body.delivered === 4 ? body : null;
+    },
+    10_000,
+    'four deliveries counted',
+  );
   assert.equal(stats, {
     totalEvents: 4 + 4 + 3 + 1,
     emailsSent: 4,

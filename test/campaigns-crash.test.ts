@@ -60,8 +60,8 @@ test('cancel in the middle of a fan-out: batches composed ahead are dropped, not
     }
   };
   const atCancel = stored();
-  // long enough for every batch read and composed ahead to come back and be refused
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  // the fan-out job has ended (the batch it wrote next was refused), and with it every batch composed ahead
+  await env.idle(60_000);
   const after = stored();
   assert.equal(after, atCancel, 'no batch written after the cancel');
   assert.is(after.open, 0, 'every email of the campaign ended failed: none left queued');

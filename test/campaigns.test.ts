@@ -187,13 +187,14 @@ campaigns('a SCHEDULED campaign can be sent now or scheduled again; only the new
   const later = await d.request('POST', `/campaigns/${moved.id}/send`, { scheduledFor: threeHours }, key);
   assert.is(later.body.data.scheduledFor, threeHours);
   await env.advance(3_700_000);
-  await new Promise((r) => setTimeout(r, 300));
+  // the first timer has fired (and found a newer round); the second is due later
+  await env.idle();
   assert.is((await get(key, moved.id)).status, 'SCHEDULED', 'the first time no longer counts');
   await env.advance(7_300_000);
   const done = await until(key, moved.id, (x) => x.status === 'SENT', 'the newer time');
   assert.is(done.sentCount, 1);
   await env.advance(7_300_000);
-  await new Promise((r) => setTimeout(r, 300));
+  await env.idle();
   assert.is(mailTo('resend@readers.test').length, 2, 'one email per campaign');
 });
 
@@ -207,7 +208,7 @@ campaigns('cancel: from SCHEDULED nothing is ever sent; from SENDING unsent mail
   assert.is(cancelled.body.status, 'CANCELLED');
   assert.is((await d.request('POST', `/campaigns/${scheduled.id}/cancel`, {}, key)).status, 400, 'only SCHEDULED or SENDING');
   await env.advance(7_300_000);
-  await new Promise((r) => setTimeout(r, 300));
+  await env.idle();
   assert.is((await get(key, scheduled.id)).sentCount, 0);
   assert.is(mailTo('cancel1@readers.test').length, 0);
   // the sink defers everything: the emails stay queued, the campaign SENDING
@@ -217,12 +218,13 @@ campaigns('cancel: from SCHEDULED nothing is ever sent; from SENDING unsent mail
   await d.request('POST', `/campaigns/${sending.id}/send`, {}, key);
   await until(key, sending.id, (x) => x.sentCount === 2, 'fan-out');
   // both first attempts answered (an attempt under way when the cancel comes may still complete)
-  await eventually(async () => refusals >= 2, 8000, 'first attempts');
+  await eventually((saw) => (saw({ refusals }), refusals >= 2), 8000, 'first attempts');
   assert.is((await d.request('DELETE', `/campaigns/${sending.id}`, undefined, key)).status, 409, 'not while SENDING');
   assert.is((await d.request('POST', `/campaigns/${sending.id}/cancel`, {}, key)).body.status, 'CANCELLED');
   env.sink.onRecipient(() => null);
   await env.advance(3_600_000);
-  await new Promise((r) => setTimeout(r, 500));
+  // the retries came due with the clock: whatever was to run of them has run
+  await env.idle();
   assert.is(mailTo('cancel2@readers.test').length, 0, 'deferred mail of a cancelled campaign is not retried');
   assert.is((await d.request('DELETE', `/campaigns/${sending.id}`, undefined, key)).status, 204);
   assert.is((await d.request('DELETE', `/campaigns/${scheduled.id}`, undefined, key)).status, 204);
@@ -242,7 +244,8 @@ campaigns('cancel: mail waiting behind others for its destination is withdrawn, 
   await eventually(async () => env.sink.connections >= opened + 5, 8000, 'five sessions under way');
   assert.is((await d.request('POST', `/campaigns/${c.id}/cancel`, {}, key)).body.status, 'CANCELLED');
   release();
-  await new Promise((r) => setTimeout(r, 1000));
+  // the held deliveries complete; the three that waited for a place are due and end, sent or withdrawn
+  await env.idle();
   const delivered = env.sink.messages.filter((m) => m.rcptTo.some((r) => r.endsWith('@queue.test'))).length;
   assert.ok(delivered <= 5, `${delivered} delivered: the three waiting for a place were sent after the cancel`);
 });

@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { cpuMs } from './helpers/cpu-time.js';
 import { classifyMessage, emailIdFromVerp, verpAddress } from '../src/inbound/classify.js';
 import type { Classification, Envelope } from '../src/inbound/classify.js';
 
@@ -493,9 +494,8 @@ test('inputs built to make pattern matching backtrack stay fast', async () => {
     `${head}Content-Type: text/html\n\n${'<br'.repeat(20_000)}\n`,
     `${head}\n${'x'.repeat(60_000)}\n`,
   ]) {
-    const started = performance.now();
-    assert.is((await classifyMessage(Buffer.from(raw), plain(''))).kind, 'bounce');
-    assert.ok(performance.now() - started < 250);
+    const ms = await cpuMs(async () => assert.is((await classifyMessage(Buffer.from(raw), plain(''))).kind, 'bounce'));
+    assert.ok(ms < 250, `${ms.toFixed(1)} ms of CPU`);
   }
 });
 
@@ -503,9 +503,10 @@ test('a 2 MB bounce is classified from its head', async () => {
   const padding = `${'x'.repeat(76)}\n`.repeat(27_000);
   const raw = Buffer.concat([readFixture('qmail.eml'), Buffer.from(padding)]);
   assert.ok(raw.length > 2_000_000);
-  const started = performance.now();
-  const result = await classifyMessage(raw, plain(''));
-  assert.ok(performance.now() - started < 1000);
+  const classified: Classification[] = [];
+  const ms = await cpuMs(async () => classified.push(await classifyMessage(raw, plain(''))));
+  assert.ok(ms < 1000, `${ms.toFixed(1)} ms of CPU`);
+  const result = classified[0]!;
   assert.is(result.kind === 'bounce' && result.emailId, '45c51305-f89f-48a7-8233-ddc47e71a08b');
 });
 
@@ -517,10 +518,11 @@ test('a 20 KB report classifies in well under 5 ms', async () => {
   const envelope = verp('786e17de-f7ae-407a-bfc8-7db485549fe9');
   for (let run = 0; run < 20; run++) await classifyMessage(raw, envelope);
   const runs = 100;
-  const started = performance.now();
-  for (let run = 0; run < runs; run++) await classifyMessage(raw, envelope);
-  const perMessage = (performance.now() - started) / runs;
-  assert.ok(perMessage < 5, `${perMessage.toFixed(2)} ms per message`);
+  const perMessage =
+    (await cpuMs(async () => {
+      for (let run = 0; run < runs; run++) await classifyMessage(raw, envelope);
+    })) / runs;
+  assert.ok(perMessage < 5, `${perMessage.toFixed(2)} ms of CPU per message`);
 });
 
 test.run();

@@ -62,7 +62,11 @@ async function recordsShown(page: Page, domain: string): Promise<PublishedRecord
     await row.getByRole('status').filter({ hasText: 'Copied' }).first().waitFor();
     const copiedName = await clipboard(page);
     await row.getByRole('button', { name: `Copy ${what} ${type} value` }).click();
-    await eventually(async () => (await clipboard(page)) !== copiedName, 5000, `the ${what} value copied`);
+    await eventually(async (saw) => {
+      const copied = await clipboard(page);
+      saw({ clipboard: copied });
+      return copied !== copiedName;
+    }, 5000, `the ${what} value copied`);
     const priority = (await cells.nth(2).textContent()) ?? '';
     records.push({ type, name: copiedName, value: await clipboard(page), ...(priority ? { priority: Number(priority) } : {}), purpose: PURPOSE_OF[what]!, verified: false });
   }
@@ -130,8 +134,9 @@ const isBlockedPreviewScript = (problem: string) => /^Blocked script execution i
 /** The text the preview frame shows, once it shows `expected`. */
 async function previewShows(page: Page, expected: RegExp): Promise<string> {
   const frame = page.frameLocator('iframe[title="Email preview"]');
-  return eventually(async () => {
+  return eventually(async (saw) => {
     const text = (await frame.locator('body').textContent().catch(() => null)) ?? '';
+    saw({ preview: text });
     return expected.test(text) ? text : null;
   }, 10_000, `the preview showing ${expected}`);
 }
@@ -172,7 +177,7 @@ test('Templates: create, see the preview follow the HTML (for a chosen contact, 
   await previewShows(page, /Goodbye Ann/);
   assert.match((await d.request('GET', `/templates/${id}`)).body.body, /Hello/, 'the preview saved nothing');
   assert.is(await page.title(), 'Template: Welcome · Postmill');
-  await eventually(async () => tab.problems.length > 0, 5000, "the browser's report of the blocked script");
+  await eventually((saw) => (saw({ problems: tab.problems }), tab.problems.length > 0), 5000, "the browser's report of the blocked script");
   assert.ok(tab.problems.every(isBlockedPreviewScript), `the preview's script was blocked: ${tab.problems.join(' | ')}`);
   await page.getByLabel('HTML body').fill('<p>Goodbye {{name ?? you}}</p>');
   await previewShows(page, /Goodbye Ann/);
@@ -220,7 +225,11 @@ test('Settings: the public key; rotate keys with confirmation, the new secret sh
   assert.match(newSecret, /^sk_[0-9a-f]{64}$/);
   await page.getByRole('button', { name: 'Copy new secret key' }).click();
   assert.is(await clipboard(page), newSecret);
-  await eventually(async () => (await publicKey.inputValue()) !== d.project.publicKey, 5000, 'the new public key shown');
+  await eventually(async (saw) => {
+    const shown = await publicKey.inputValue();
+    saw({ shown });
+    return shown !== d.project.publicKey;
+  }, 5000, 'the new public key shown');
   assert.is((await d.request('GET', '/settings/keys')).status, 401, 'the old secret key stopped');
   const keys = await d.request('GET', '/settings/keys', undefined, { key: newSecret });
   assert.is(keys.body.publicKey, await publicKey.inputValue());
@@ -264,7 +273,7 @@ test('a MEMBER cannot open Settings or Domains (no link, "Not allowed"), and the
   await h1(page, 'Not allowed');
   assert.match((await page.getByRole('main').textContent()) ?? '', /Domains needs the ADMIN role in this project; yours is MEMBER/);
   const nav = page.getByRole('navigation', { name: 'Main' });
-  assert.equal(await nav.getByRole('link').allTextContents(), ['Overview', 'Contacts', 'Messages', 'Templates']);
+  assert.equal(await nav.getByRole('link').allTextContents(), ['Overview', 'Contacts', 'Messages', 'Templates', 'Segments']);
   for (const path of ['/app/settings', '/app/settings/keys', '/app/settings/tracking', '/app/settings/webhooks']) {
     await page.goto(d.url + path);
     await h1(page, 'Not allowed');

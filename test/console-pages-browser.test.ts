@@ -101,7 +101,11 @@ test('find a contact by search and by a data field, open it, edit it', async () 
   await page.getByRole('searchbox', { name: 'Search by email' }).fill('ann@');
   await page.getByRole('button', { name: 'Find', exact: true }).click();
   const table = page.getByRole('table', { name: /Contacts of/ });
-  await eventually(async () => ((await table.getByRole('row').count()) === 2 ? true : null), 10_000, 'one contact found by search');
+  await eventually(async (saw) => {
+    const rows = await table.getByRole('row').count();
+    saw({ rows });
+    return rows === 2;
+  }, 10_000, 'one contact found by search');
   await table.getByRole('link', { name: 'ann@readers.test' }).waitFor();
 
   await page.getByRole('button', { name: 'Clear filters' }).click();

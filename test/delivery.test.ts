@@ -52,7 +52,7 @@ test('a 5xx is a permanent bounce: email.bounce, the contact unsubscribed with r
   const bounce = await eventually(eventFor('email.bounce', emailId), 8000, 'email.bounce');
   assert.is(bounce.data.bounceType, 'Permanent');
   assert.type(bounce.data.bouncedAt, 'string');
-  const unsub = await eventually(async () => (await eventsNamed(env.daemon, 'contact.unsubscribed')).find((e) => e.contactId === bounce.contactId));
+  const unsub = await eventually(async () => (await eventsNamed(env.daemon, 'contact.unsubscribed')).find((e) => e.contactId === bounce.contactId), 8000, 'contact.unsubscribed after the bounce');
   assert.equal(unsub.data, { reason: 'bounce' });
   const contact = await env.daemon.request('GET', `/contacts/${bounce.contactId}`);
   assert.is(contact.body.subscribed, false);
@@ -63,11 +63,15 @@ test('a 4xx is deferred and retried as the clock moves, then delivered', async (
   env.sink.onRecipient((rcpt) => (rcpt.startsWith('busy@') && refusals++ < 2 ? { code: 451, message: '4.3.0 Try later' } : null));
   const before = env.sink.messages.length;
   const emailId = await send('busy@soft.test');
-  await eventually(async () => refusals >= 1, 8000, 'first attempt');
-  await new Promise((r) => setTimeout(r, 200));
+  await eventually((saw) => (saw({ refusals }), refusals >= 1), 8000, 'first attempt');
+  // the deferral is written and its retry is due in a minute: nothing runs until the clock moves
+  await env.idle();
   assert.is(refusals, 1, 'not retried before its time');
-  await env.advance(61_000);
-  await eventually(async () => refusals >= 2, 8000, 'second attempt');
+  await env.advance(59_000);
+  await env.idle();
+  assert.is(refusals, 1, 'nor a second before its minute');
+  await env.advance(2_000);
+  await eventually((saw) => (saw({ refusals }), refusals >= 2), 8000, 'second attempt');
   await env.advance(5 * 60_000 + 1000);
   await eventually(eventFor('email.delivery', emailId), 8000, 'delivered after retries');
   assert.is(env.sink.messages.length, before + 1);
@@ -76,9 +80,10 @@ test('a 4xx is deferred and retried as the clock moves, then delivered', async (
 test('retries running out past delivery.maxAge end as a transient bounce without unsubscribing', async () => {
   env.sink.onRecipient((rcpt) => (rcpt.startsWith('never@') ? { code: 452, message: '4.2.2 Mailbox busy' } : null));
   const emailId = await send('never@late.test', { subscribed: true });
-  const first = await eventually(async () => (await env.daemon.request('GET', '/events?limit=500')).body.data.find((e: any) => e.emailId === emailId && e.name === 'email.sent'));
+  const first = await eventually(async () => (await eventsNamed(env.daemon, 'email.sent')).find((e) => e.emailId === emailId), 8000, 'email.sent');
+  // each attempt is made and deferred (the runner idle, the retry due later) before the clock moves to the next
   for (const step of [61_000, 5 * 60_000, 15 * 60_000, 30 * 60_000, 60 * 60_000, 2 * 60 * 60_000, 4 * 60 * 60_000]) {
-    await new Promise((r) => setTimeout(r, 150));
+    await env.idle();
     await env.advance(step + 1000);
   }
   const bounce = await eventually(eventFor('email.bounce', emailId), 8000, 'transient bounce');
@@ -112,8 +117,9 @@ test('MX preference: the lowest preference is tried first, the next host when it
 test('jobs survive kill -9: emails queued while the MX refused are delivered after a restart', async () => {
   env.sink.onRecipient((rcpt) => (rcpt.startsWith('crash') ? { code: 421, message: '4.3.2 Going down' } : null));
   const ids = await Promise.all([1, 2, 3].map((i) => send(`crash${i}@rcpt.test`)));
-  await eventually(async () => (await env.daemon.request('GET', '/events?name=email.sent&limit=500')).body.data.filter((e: any) => ids.includes(e.emailId)).length === 3);
-  await new Promise((r) => setTimeout(r, 300));
+  await eventually(async () => (await eventsNamed(env.daemon, 'email.sent')).filter((e) => ids.includes(e.emailId)).length === 3, 8000, 'three email.sent');
+  // every first attempt refused and its retry written, due in a minute: the kill finds them deferred
+  await env.idle();
   await env.daemon.kill();
   env.sink.onRecipient(() => null);
   await env.daemon.restart();
@@ -131,7 +137,8 @@ test('the per-project send throttle holds the queue, not the API', async () => {
     );
     assert.ok(sent.every((r) => r.status === 200), 'the API accepts everything at once');
     await slow.sink.waitFor(2, 8000);
-    await new Promise((r) => setTimeout(r, 300));
+    // the other three wait for the throttle's minute: nothing is due until the clock moves
+    await slow.idle();
     assert.is(slow.sink.messages.length, 2, 'two a minute');
     await slow.advance(60_000);
     await slow.sink.waitFor(4, 8000);

@@ -3,12 +3,13 @@
 // and a short failure cache). Each test builds the backlog, then times or orders the other
 // project's work against it. (Delivery's claims: test/delivery-lanes.test.ts.)
 import { randomUUID } from 'node:crypto';
-import { createServer, request, type ClientRequest, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestDaemon, type Keys, type TestDaemon } from './helpers/daemon.js';
 import { startDnsServer, type TestDnsServer } from './helpers/dns-server.js';
+import { holdLargeSends } from './helpers/held-sends.js';
 import { ADMIN, eventually } from './helpers/mail-env.js';
 import { finished, uploadCsv } from './helpers/upload.js';
 
@@ -72,10 +73,10 @@ test('workflow steps: another project\'s webhook step runs at once while one pro
     await webhookFlow(other.secretKey, 'quick-signup', `${hooks.url}/fast/other`);
     await Promise.all(Array.from({ length: 48 }, (_, i) => track(busy, `slow${i}@busy.test`, 'slow-signup')));
     // the backlog holds its places: its webhooks wait for an answer that does not come (10 s timeout)
-    await eventually(async () => hooks.held() >= 16, 15_000, '16 slow webhooks in flight');
+    await eventually((saw) => (saw({ held: hooks.held() }), hooks.held() >= 16), 15_000, '16 slow webhooks in flight');
     const started = performance.now();
     await track(other, 'quick@other.test', 'quick-signup');
-    await eventually(async () => hooks.arrivals.has('/fast/other'), 20_000, 'the other project\'s webhook');
+    await eventually((saw) => (saw([...hooks.arrivals.keys()]), hooks.arrivals.has('/fast/other')), 20_000, 'the other project\'s webhook');
     const ms = hooks.arrivals.get('/fast/other')! - started;
     // one FIFO pool of places made it wait for the first slow webhook to time out (10 s and more)
     assert.ok(ms < 5000, `the other project's webhook arrived after ${Math.round(ms)} ms (alone: a few hundred)`);
@@ -148,30 +149,19 @@ test('bulk jobs: another project\'s bulk job completes beside one project\'s eig
 test('large requests: one project\'s pile of waiting large sends is refused at its own bound, never another project\'s send', async () => {
   const busy = d.createProject('heavy-pile');
   const other = d.createProject('heavy-other');
-  const { hostname, port } = new URL(d.url);
-  const statuses: number[] = [];
-  // bodies announced over 1 MB and never sent: the first holds the project's turn, the rest wait for it
-  const pile: ClientRequest[] = Array.from({ length: 41 }, () => {
-    const req = request({ host: hostname, port, method: 'POST', path: '/v1/send', headers: { authorization: `Bearer ${busy.secretKey}`, 'content-type': 'application/json', 'content-length': 2_000_000 } });
-    req.on('response', (res) => {
-      statuses.push(res.statusCode ?? 0);
-      res.resume();
-    });
-    req.on('error', () => undefined);
-    req.write('{"to":');
-    return req;
-  });
+  // the first holds the project's turn, the rest wait for it
+  const pile = holdLargeSends(d, busy.secretKey, 41);
   try {
-    await eventually(async () => statuses.length >= 8, 15_000, 'the pile past its bound refused');
+    await eventually((saw) => (saw(pile.statuses), pile.statuses.length >= 8), 15_000, 'the pile past its bound refused');
     const body = { to: 'big@rcpt.test', from: 'desk@heavy-other.test', subject: 'Large', body: `<p>${'x'.repeat(1_200_000)}</p>` };
     // two at once: the second waits for the project's turn, in a waiting room the pile must not fill
     const answers = await Promise.all([1, 2].map(() => d.request('POST', '/v1/send', body, { key: other.secretKey })));
     for (const r of answers) assert.is.not(r.status, 429, `the other project's large send was refused for the busy one's pile: ${JSON.stringify(r.body).slice(0, 300)}`);
     // one in its turn, 8 waiting, the rest refused
-    await eventually(async () => statuses.length >= 41 - 1 - 8, 15_000, '32 of the pile refused');
-    assert.ok(statuses.every((s) => s === 429), `the pile's answers: ${statuses.join(', ')}`);
+    await eventually((saw) => (saw(pile.statuses), pile.statuses.length >= 41 - 1 - 8), 15_000, '32 of the pile refused');
+    assert.ok(pile.statuses.every((s) => s === 429), `the pile's answers: ${pile.statuses.join(', ')}`);
   } finally {
-    pile.forEach((req) => req.destroy());
+    pile.release();
   }
 });
 
@@ -190,7 +180,7 @@ test('verify: another project\'s verification answers at once while one project 
   for (let i = 0; i < 40; i++) dns.misbehave(`silent${i}.test`, 'silent');
   mailDomain('answers.test');
   const pending = Array.from({ length: 40 }, (_, i) => verify(busy, `a@silent${i}.test`).catch(() => null));
-  await eventually(async () => dns.asked('silent3.test') > 0, 10_000, 'the silent names asked');
+  await eventually((saw) => (saw({ asked: dns.asked('silent3.test') }), dns.asked('silent3.test') > 0), 10_000, 'the silent names asked');
   const started = performance.now();
   const r = await verify(other, 'ann@answers.test');
   const ms = performance.now() - started;

@@ -163,12 +163,15 @@ test("the fields of a project whose contacts hold many keys are listed off the e
   assertResponsive('fields listing', run);
 });
 
-test('a segment count (refresh) and a FILTERED campaign (audience count, then the fan-out walk) run off the event loop', async () => {
+test('a segment count (refresh), the preview of a condition and a FILTERED campaign (audience count, then the fan-out walk) run off the event loop', async () => {
   const condition = HEAVY['OR of 200 contains'];
   const segment = (await api('POST', '/segments', { name: 'count me', condition })).body;
   const refresh = await whileRunning(api('POST', `/segments/${segment.id}/refresh`));
   assert.equal([refresh.reply.status, refresh.reply.body], [200, { memberCount: 0 }]);
   assertResponsive('refresh', refresh);
+  const preview = await whileRunning(api('POST', '/segments/preview', { condition }));
+  assert.equal([preview.reply.status, preview.reply.body], [200, { count: 0, sample: [] }]);
+  assertResponsive('preview of a condition not saved', preview);
 
   const campaign = (await api('POST', '/campaigns', { name: 'heavy', subject: 'Hi', body: '<p>hi</p>', from: 'news@heavy-sender.test', audienceType: 'FILTERED', audienceCondition: HEAVY_MARKED })).body.data;
   const send = await whileRunning(api('POST', `/campaigns/${campaign.id}/send`, {}));
@@ -216,6 +219,7 @@ test('past its budget a read is stopped: 422 QUERY_TIMEOUT for requests; count a
     assert.ok(performance.now() - started < 5000, `${what}: answered soon after the budget`);
   };
   await timedOut('segment page', api('GET', `/segments/${tracked.id}/contacts`));
+  await timedOut('segment preview', api('POST', '/segments/preview', { condition }));
   await timedOut('segment refresh', api('POST', `/segments/${tracked.id}/refresh`));
   await timedOut('compute', api('POST', `/segments/${tracked.id}/compute`));
   await timedOut('FILTERED campaign audience count', api('POST', `/campaigns/${campaign.id}/send`, {}));
@@ -227,9 +231,10 @@ test('past its budget a read is stopped: 422 QUERY_TIMEOUT for requests; count a
   const store = new Database(join(d.dataDir, 'store', 'postmill.db'), { readonly: true });
   try {
     const failure = (kind: string) => store.prepare('SELECT last_error FROM jobs WHERE kind = ? AND last_error IS NOT NULL').pluck().get(kind) as string | undefined;
-    const fanout = await eventually(async () => failure('campaign.fanout'), 30_000, 'the fan-out failed with a reason');
+    const jobs = () => store.prepare('SELECT kind, status, attempts, last_error FROM jobs').all();
+    const fanout = await eventually((saw) => (saw(jobs()), failure('campaign.fanout')), 30_000, 'the fan-out failed with a reason');
     assert.match(fanout, /stopped after 20 ms/);
-    const count = await eventually(async () => failure('segments.count'), 30_000, 'a count job failed with a reason');
+    const count = await eventually((saw) => (saw(jobs()), failure('segments.count')), 30_000, 'a count job failed with a reason');
     assert.match(count, /ran past 20 ms \(reads\.jobBudgetMs\)/);
   } finally {
     store.close();

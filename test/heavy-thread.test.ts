@@ -1,6 +1,7 @@
 // What the request limits accept, the heavy thread processes; and a task that exhausts it anyway
 // fails alone, for good, while the requests waiting for the thread go to the one started in its place.
 import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { test } from 'uvu';
@@ -35,9 +36,13 @@ test('a 38 MB submission (HTML and a 10 MB attachment) is sent whole while anoth
     const html = `<html><body><h1>Report</h1>${'<div class="c"></div>'.repeat(Math.floor((23 * MB) / 21))}</body></html>`;
     const message = await raw({ from: 'hello@acme.test', to: 'big@rcpt.test', subject: 'big report', html, attachments: [{ filename: 'data.bin', content: attachment }] });
     assert.ok(message.length > 37 * MB && message.length < 40 * MB, `the message is ${(message.length / MB).toFixed(1)} MB`);
+    // the other project's send starts once the submission's last bytes are handed to its socket:
+    // the daemon is reading or parsing the 38 MB then
+    const slices = Readable.from(Array.from({ length: Math.ceil(message.length / (64 * 1024)) }, (_, i) => message.subarray(i * 64 * 1024, (i + 1) * 64 * 1024)));
+    const handedOver = new Promise<void>((resolve) => slices.once('end', resolve));
     const [submitted, sent] = await Promise.all([
-      submit(env.daemon, { envelope: { from: 'hello@acme.test', to: ['big@rcpt.test'] }, raw: message }),
-      new Promise((r) => setTimeout(r, 200)).then(() => heavySend(env, other, 'concurrent@rcpt.test', 3 * MB)),
+      submit(env.daemon, { envelope: { from: 'hello@acme.test', to: ['big@rcpt.test'] }, raw: slices }),
+      handedOver.then(() => heavySend(env, other, 'concurrent@rcpt.test', 3 * MB)),
     ]);
     assert.match(submitted, /^250 .*Queued as/);
     assert.is(sent.status, 200, JSON.stringify(sent.body).slice(0, 300));

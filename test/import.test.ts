@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
-import { ADMIN, eventsNamed, eventually } from './helpers/mail-env.js';
+import { eventsNamed, eventually } from './helpers/mail-env.js';
+import { advance, idle, TEST_HOOKS } from './helpers/test-hooks.js';
 import { finished, uploadCsv } from './helpers/upload.js';
 
 let d: TestDaemon;
 test.before(async () => {
-  d = await startTestDaemon({ config: { rateLimit: { perMinute: 0 }, adminToken: ADMIN, testHooks: true } });
+  d = await startTestDaemon({ config: { rateLimit: { perMinute: 0 }, ...TEST_HOOKS } });
 });
 test.after(async () => d.dispose());
 
@@ -145,7 +146,7 @@ test('upload refusals: no multipart, no file, not a CSV, no email column, a colu
     assert.match(tooBig.body.error.message, /5 MB/);
   }
   const incoming = join(d.dataDir, 'store', 'imports', 'incoming');
-  await eventually(async () => readdirSync(incoming).length === 0, 5000, 'refused uploads to leave no file behind');
+  await eventually((saw) => (saw({ files: readdirSync(incoming) }), readdirSync(incoming).length === 0), 5000, 'refused uploads to leave no file behind');
   assert.is((await d.request('GET', '/health', undefined, { key: null })).status, 200);
 });
 
@@ -178,17 +179,18 @@ test('kill -9 in the middle of an import: the restarted daemon finishes it witho
   const r = await uploadCsv(d, lines.join('\n'), { key: p.secretKey });
   assert.is(r.status, 202);
   const poll = `/contacts/import/${r.body.jobId}`;
-  const midway = await (async () => {
-    for (let i = 0; i < 2000; i++) {
+  // killed once rows are imported, before the last
+  const midway = await eventually(
+    async () => {
       const job = (await d.request('GET', poll, undefined, { key: p.secretKey })).body;
-      if (job.state === 'running' && job.result.totalRows > 0) return job;
-      if (job.state === 'completed') return null;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    return null;
-  })();
+      assert.is.not(job.state, 'completed', 'the import ended before the daemon could be killed in its middle');
+      return job.state === 'running' && job.result.totalRows > 0 ? job : null;
+    },
+    30_000,
+    'the import running with some of its rows done',
+    10,
+  );
   await d.kill();
-  assert.ok(midway, 'the daemon was killed while the import was running');
   assert.ok(midway.result.totalRows < rows);
   await d.restart();
   const job = await finished(d, poll, p.secretKey, 60_000);
@@ -207,17 +209,13 @@ test('jobs are kept 7 days: the sweep drops older ones and their files', async (
   await finished(d, poll);
   const imports = join(d.dataDir, 'store', 'imports');
   assert.not.ok(readdirSync(imports).some((f) => f.endsWith('.csv')), 'a finished import leaves no file');
-  const adv = await d.request('POST', '/_test/clock', { advanceMs: 6 * 24 * 3600_000 }, { key: ADMIN });
-  assert.is(adv.status, 200);
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // the sweep is a recurring job: each move of the clock makes it due, idle has let it run
+  await advance(d, 6 * 24 * 3600_000);
+  await idle(d);
   assert.is((await d.request('GET', poll)).status, 200, 'still there after 6 days');
-  await d.request('POST', '/_test/clock', { advanceMs: 2 * 24 * 3600_000 }, { key: ADMIN });
-  let gone = false;
-  for (let i = 0; i < 100 && !gone; i++) {
-    gone = (await d.request('GET', poll)).status === 404;
-    if (!gone) await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.ok(gone, 'swept after 7 days');
+  await advance(d, 2 * 24 * 3600_000);
+  await idle(d);
+  assert.is((await d.request('GET', poll)).status, 404, 'swept after 7 days');
   assert.ok(existsSync(imports));
 });
 

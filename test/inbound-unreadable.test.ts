@@ -93,8 +93,9 @@ test('every message answered 250 ends processed, to the bounce domain as well', 
   }
   const db = new Database(storeFile(join(env.daemon.dataDir, 'store')), { readonly: true });
   try {
-    await eventually(async () => {
+    await eventually((saw) => {
       const row = db.prepare('SELECT COUNT(*) AS open FROM inbound_messages WHERE processed_at IS NULL').get() as { open: number };
+      saw({ unprocessed: row.open });
       return row.open === 0;
     }, 15000, 'every inbound message processed');
     const total = db.prepare('SELECT COUNT(*) AS n FROM inbound_messages').get() as { n: number };

@@ -10,6 +10,7 @@ import { JobQueue } from '../src/jobs/queue.js';
 import { JobRunner } from '../src/jobs/runner.js';
 import type { Logger } from '../src/log.js';
 import { openStore, type Db } from '../src/store/db.js';
+import { eventually } from './helpers/eventually.js';
 
 const logged: string[] = [];
 const log: Logger = { debug() {}, info() {}, warn: (msg) => void logged.push(msg), error: (msg) => void logged.push(msg) };
@@ -32,15 +33,10 @@ function fresh(): { db: Db; queue: JobQueue; runner: JobRunner } {
   return { db, queue, runner: new JobRunner(queue, clock, log) };
 }
 
-async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`${what} not seen within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 const rows = (db: Db) => db.prepare('SELECT kind, status, last_error FROM jobs ORDER BY id').all() as { kind: string; status: string; last_error: string | null }[];
+
+/** Polls until `check` is true, bounded; a failure names `what` and the job rows it saw last. */
+const until = (db: Db, check: () => boolean, what: string) => eventually((saw) => (saw(rows(db)), check()), 10_000, what, 5);
 
 test('a handler that throws synchronously fails its job with the reason; the next jobs still run', async () => {
   const { db, queue, runner } = fresh();
@@ -57,7 +53,7 @@ test('a handler that throws synchronously fails its job with the reason; the nex
   runner.start();
   queue.enqueue('test.throws', { n: 1 }, { maxAttempts: 1 });
   queue.enqueue('test.throws', { n: 2 });
-  await until(() => ran.includes(2), 'the job after the throwing one');
+  await until(db, () => ran.includes(2), 'the job after the throwing one');
   await runner.stop(1000);
   assert.equal(rows(db), [{ kind: 'test.throws', status: 'failed', last_error: 'Invalid character in header content ["x-name"]' }]);
   assert.equal(escaped, []);
@@ -76,8 +72,8 @@ test("a handler whose prepare throws: the batch's jobs run anyway (each reads fo
   });
   runner.start();
   for (const n of [1, 2, 3]) queue.enqueue('test.prepare', { n });
-  await until(() => ran.length === 3, 'three jobs run');
-  await until(() => rows(db).length === 0, 'their rows removed');
+  await until(db, () => ran.length === 3, 'three jobs run');
+  await until(db, () => rows(db).length === 0, 'their rows removed');
   await runner.stop(1000);
   assert.ok(logged.includes('job prepare failed, each job reads for itself'));
   assert.equal(escaped, []);
@@ -96,7 +92,7 @@ test('a claim the store refuses is logged and tried again; nothing escapes and t
   };
   runner.start();
   queue.enqueue('test.claim', { n: 1 });
-  await until(() => ran.length === 1, 'the job once claims work again');
+  await until(db, () => ran.length === 1, 'the job once claims work again');
   await runner.stop(1000);
   assert.ok(logged.includes('job claim failed, trying again'));
   assert.equal(escaped, []);

@@ -8,6 +8,7 @@ import { JobQueue } from '../src/jobs/queue.js';
 import { JobRunner } from '../src/jobs/runner.js';
 import type { Logger } from '../src/log.js';
 import { openStore, type Db } from '../src/store/db.js';
+import { eventually } from './helpers/eventually.js';
 
 const log: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 const dirs: string[] = [];
@@ -20,16 +21,31 @@ function fresh(): { db: Db; clock: ShiftableClock; queue: JobQueue; dir: string 
   return { db, clock, queue: new JobQueue(db, clock), dir };
 }
 
-/** Polls until `check` is true; bounded so a broken runner fails instead of hanging. */
-async function until(check: () => boolean, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 const jobRows = (db: Db) => db.prepare('SELECT kind, status, attempts, last_error FROM jobs ORDER BY id').all() as { kind: string; status: string; attempts: number; last_error: string | null }[];
+
+/** Polls until `check` is true, bounded; a failure names `what` and the job rows it saw last. */
+const until = (db: Db, check: () => boolean, what: string) => eventually((saw) => (saw(jobRows(db)), check()), 10_000, what, 5);
+
+type Busy = ReturnType<JobRunner['busy']>;
+/** Waits until what `runner.busy()` answers is `done`; a failure names `what` and the last answer. */
+const runnerUntil = (runner: JobRunner, done: (busy: Busy) => boolean, what: string) =>
+  eventually(
+    (saw) => {
+      const busy = runner.busy();
+      saw(busy);
+      return done(busy);
+    },
+    10_000,
+    what,
+    5,
+  );
+/**
+ * Nothing running, nothing due, no pass pending (what the daemon's /_test/idle hook waits for): a
+ * check that something did not happen comes after this.
+ */
+const settled = (runner: JobRunner) => runnerUntil(runner, (b) => b.running.length === 0 && !b.due && !b.pending, 'the runner idle');
+/** The runner's last pass is over and none is pending: while its running jobs hold their places, it claims nothing more. */
+const passed = (runner: JobRunner) => runnerUntil(runner, (b) => !b.pending, 'no pass of the runner pending');
 
 test.after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
@@ -41,8 +57,8 @@ test('a queued job runs once and its row is removed', async () => {
   runner.start();
   queue.enqueue('test.echo', { n: 1 });
   queue.enqueue('test.echo', { n: 2 });
-  await until(() => seen.length === 2);
-  await until(() => jobRows(db).length === 0);
+  await until(db, () => seen.length === 2, 'both jobs run');
+  await until(db, () => jobRows(db).length === 0, 'their rows removed');
   await runner.stop(1000);
   db.close();
 });
@@ -68,15 +84,19 @@ test('a failing job retries on the backoff schedule as the clock moves, then fai
   });
   runner.start();
   queue.enqueue('test.flaky', {}, { maxAttempts: 3 });
-  await until(() => calls === 1 && jobRows(db)[0]?.status === 'queued');
-  await new Promise((r) => setTimeout(r, 50));
+  await until(db, () => calls === 1 && jobRows(db)[0]?.status === 'queued', 'the first attempt failed and queued again');
+  await settled(runner);
   assert.is(calls, 1, 'not retried before its time');
-  clock.advance(10_000);
+  clock.advance(9_000);
   runner.wake();
-  await until(() => calls === 2 && jobRows(db)[0]?.status === 'queued');
+  await settled(runner);
+  assert.is(calls, 1, 'nor a second before its 10 s');
+  clock.advance(1_000);
+  runner.wake();
+  await until(db, () => calls === 2 && jobRows(db)[0]?.status === 'queued', 'the second attempt failed and queued again');
   clock.advance(60_000);
   runner.wake();
-  await until(() => jobRows(db)[0]?.status === 'failed');
+  await until(db, () => jobRows(db)[0]?.status === 'failed', 'the third attempt failed for good');
   assert.is(calls, 3);
   assert.is(jobRows(db)[0]!.last_error, 'boom 3');
   await runner.stop(1000);
@@ -90,14 +110,14 @@ test('a handler can reschedule itself; delayed jobs wait for their time', async 
   runner.register('test.later', { concurrency: 1, run: async () => (++runs < 2 ? { retryAt: clock.now() + 5 * 60_000 } : undefined) });
   runner.start();
   queue.enqueue('test.later', {}, { runAt: clock.now() + 60_000 });
-  await new Promise((r) => setTimeout(r, 50));
+  await settled(runner);
   assert.is(runs, 0);
   clock.advance(60_000);
   runner.wake();
-  await until(() => runs === 1);
+  await until(db, () => runs === 1, 'the first run when its time came');
   clock.advance(5 * 60_000);
   runner.wake();
-  await until(() => runs === 2 && jobRows(db).length === 0);
+  await until(db, () => runs === 2 && jobRows(db).length === 0, 'the rescheduled run, and the row removed');
   await runner.stop(1000);
   db.close();
 });
@@ -109,8 +129,8 @@ test('reschedules are not attempts: a job that waited more often than its attemp
   runner.register('test.waits', { concurrency: 1, run: async () => (++runs <= 5 ? { retryAt: clock.now() } : Promise.reject(new Error('then it fails'))) });
   runner.start();
   queue.enqueue('test.waits', {}, { maxAttempts: 2 });
-  await until(() => runs === 6);
-  await until(() => jobRows(db)[0]?.status === 'queued' && jobRows(db)[0]?.last_error === 'then it fails');
+  await until(db, () => runs === 6, 'five waits and a failure');
+  await until(db, () => jobRows(db)[0]?.status === 'queued' && jobRows(db)[0]?.last_error === 'then it fails', 'the failure written, the job queued again');
   assert.is(jobRows(db)[0]!.attempts, 1, 'five waits and one failure: one attempt used, one left');
   await runner.stop(1000);
   db.close();
@@ -122,10 +142,10 @@ test('future jobs and reschedules start on their own when their time comes (the 
   const runsAt: number[] = [];
   runner.register('test.soon', { concurrency: 1, run: async () => (runsAt.push(clock.now()) < 2 ? { retryAt: clock.now() + 150 } : undefined) });
   runner.start();
-  await new Promise((r) => setTimeout(r, 20)); // the first full pass has armed the long safety timer
+  await settled(runner); // the first full pass has run and armed the long safety timer
   const enqueuedAt = clock.now();
   queue.enqueue('test.soon', {}, { runAt: enqueuedAt + 100 });
-  await until(() => runsAt.length === 2 && jobRows(db).length === 0, 3000);
+  await until(db, () => runsAt.length === 2 && jobRows(db).length === 0, 'the job and its reschedule run on their own');
   assert.ok(runsAt[0]! >= enqueuedAt + 100, 'not before its time');
   assert.ok(runsAt[1]! >= runsAt[0]! + 150, 'the reschedule waited too');
   await runner.stop(1000);
@@ -138,18 +158,24 @@ test('concurrency per kind is bounded', async () => {
   let active = 0;
   let peak = 0;
   let done = 0;
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
   runner.register('test.slow', {
     concurrency: 3,
     run: async () => {
       peak = Math.max(peak, ++active);
-      await new Promise((r) => setTimeout(r, 10));
+      await gate;
       active--;
       done++;
     },
   });
   runner.start();
   for (let i = 0; i < 20; i++) queue.enqueue('test.slow', {});
-  await until(() => done === 20);
+  await until(db, () => active === 3, 'three jobs holding their places');
+  await passed(runner);
+  assert.is(active, 3, 'no fourth while three run');
+  release();
+  await until(db, () => done === 20, 'all twenty done');
   assert.is(peak, 3);
   await runner.stop(1000);
   db.close();
@@ -166,7 +192,7 @@ test('jobs left running by a killed process run again after restart', async () =
   const seen: number[] = [];
   runner.register<{ n: number }>('test.crash', { concurrency: 1, run: async (job) => void seen.push(job.payload.n) });
   runner.start();
-  await until(() => seen.length === 1);
+  await until(db2, () => seen.length === 1, 'the recovered job run');
   assert.equal(seen, [7]);
   await runner.stop(1000);
   db2.close();
@@ -205,32 +231,36 @@ test('per project at most perProject jobs of a kind run at once, the other place
   });
   for (let i = 0; i < 10; i++) queue.enqueue('test.held', {}, { projectId: 'backlog' });
   runner.start();
-  await until(() => started.length === 2);
-  await new Promise((r) => setTimeout(r, 50));
+  await until(db, () => started.length === 2, 'two backlog jobs started');
+  await passed(runner);
   assert.equal(started, ['backlog', 'backlog'], 'two places stay free while the backlog waits');
   queue.enqueue('test.held', {}, { projectId: 'other' });
-  await until(() => started.length === 3);
+  await until(db, () => started.length === 3, "the other project's job started");
   assert.is(started[2], 'other', 'the other project starts at once, ahead of the backlog');
   release();
-  await until(() => started.length === 11 && jobRows(db).length === 0);
+  await until(db, () => started.length === 11 && jobRows(db).length === 0, 'every job run, every row removed');
   assert.is(peak.get('backlog'), 2);
 
   const system = fresh();
   const systemRunner = new JobRunner(system.queue, system.clock, log);
   let running = 0;
   let most = 0;
+  let releaseSystem!: () => void;
+  const systemGate = new Promise<void>((r) => (releaseSystem = r));
   systemRunner.register('test.system', {
     concurrency: 3,
     perProject: 1,
     run: async () => {
       most = Math.max(most, ++running);
-      await new Promise((r) => setTimeout(r, 20));
+      await systemGate;
       running--;
     },
   });
   for (let i = 0; i < 6; i++) system.queue.enqueue('test.system', {});
   systemRunner.start();
-  await until(() => jobRows(system.db).length === 0);
+  await until(system.db, () => running === 3, 'three jobs of no project running at once');
+  releaseSystem();
+  await until(system.db, () => jobRows(system.db).length === 0, 'every job of no project run');
   assert.is(most, 3, 'jobs of no project take every place');
   await Promise.all([runner.stop(1000), systemRunner.stop(1000)]);
   db.close();

@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestDaemon } from './helpers/daemon.js';
 import { ADMIN, eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
+import { sample } from './helpers/metrics.js';
 
 let env: MailEnv;
 
@@ -14,17 +15,6 @@ test.before(async () => {
   env.routeToSink('rcpt.test');
 });
 test.after(async () => env.close());
-
-/** The value of one sample of the Prometheus text, found by name and labels (all of them must match). */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | null {
-  for (const line of text.split('\n')) {
-    const match = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([k, v]) => found[k] === v)) return Number(match[3]);
-  }
-  return null;
-}
 
 const scrape = async () => {
   const r = await env.daemon.request('GET', '/metrics', undefined, { key: ADMIN });
@@ -92,6 +82,8 @@ test('deliveries by outcome and destination domain; inbound messages by class', 
   );
   assert.is(sample(text, 'postmill_deliveries_by_domain_total', { outcome: 'delivered', domain: 'rcpt.test' }), 1);
   assert.is(sample(text, 'postmill_deliveries_by_domain_total', { outcome: 'bounced', domain: 'rcpt.test' }), 1);
+  // both were handed to the engine and ended (a waiting one is counted: test/delivery-lanes.test.ts)
+  assert.is(sample(text, 'postmill_deliveries_in_progress', { lane: 'transactional' }), 0);
 });
 
 test('queue depth and oldest age by job kind and lane, reactor lag, store and WAL size', async () => {

@@ -94,7 +94,7 @@ test("project B's key never reads or changes project A's rows", async () => {
     const job = await eventually(async () => {
       const r = await d.request('GET', `/contacts/bulk/${jobId}`, undefined, { key: b.secretKey });
       return r.body.state === 'completed' ? r.body : null;
-    });
+    }, 8000, `bulk job ${jobId} completed`);
     assert.is(job.result.failed, 1);
     assert.not.ok(JSON.stringify(job).includes('a-only'));
   }

@@ -1,7 +1,8 @@
 // The table of filter cases (test/helpers/filter-cases.ts) through the daemon's API: each case is
-// a tracked segment. Its contacts page answers with the SQL engine; contact changes make the
-// re-evaluation jobs record membership with the memory engine (entry events); compute then diffs
-// the SQL engine's answer against what the memory engine recorded, and must find nothing to change.
+// a tracked segment. Its contacts page and the preview of its condition answer with the SQL engine;
+// contact changes make the re-evaluation jobs record membership with the memory engine (entry
+// events); compute then diffs the SQL engine's answer against what the memory engine recorded, and
+// must find nothing to change.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
@@ -59,6 +60,8 @@ test('every case gives the same contacts through the SQL engine and the memory e
     const page = await ok('GET', `/segments/${segment.id}/contacts?pageSize=100`);
     assert.equal(sorted(page.data.map((x: { id: string }) => keyOf(x.id))), sorted(c.expect), `${c.name}: SQL page`);
     assert.is(page.total, c.expect.length, `${c.name}: SQL count`);
+    const preview = await ok('POST', '/segments/preview', { condition: c.condition(refs) });
+    assert.equal([preview.count, sorted(preview.sample.map((x: { id: string }) => keyOf(x.id)))], [c.expect.length, sorted(c.expect)], `${c.name}: the preview, not saved`);
     segments.push({ c, segment, slug: `case-${i}` });
   }
 

@@ -55,8 +55,9 @@ for (const listener of listeners) {
 
     idle[0]!.close();
     await idle[0]!.closed;
-    const freed = await eventually(async () => {
+    const freed = await eventually(async (saw) => {
       const s = await openSession(port, { localAddress: CROWD });
+      saw({ greeting: s.greeting });
       if (s.greeting.code === 220) return s;
       s.close();
       return null;
@@ -98,18 +99,21 @@ test('submission: a session that does not log in within submission.loginTimeout 
       openEhloSession(port, { tls: true }),
     ]);
     assert.is((await loggedIn.auth(daemon.project.secretKey)).code, 235);
-    // a client that dribbles a command a byte at a time keeps the idle timeout from firing, not this
+    // a client that dribbles a command a byte at a time keeps the idle timeout from firing, not this:
+    // a byte per round trip of the logged-in session (paced by the daemon, well under the 16 KB line bound)
     let open = true;
     void talking.closed.then(() => (open = false));
     const dribble = (async () => {
       while (open) {
         await talking.write('N');
-        await new Promise((r) => setTimeout(r, 100));
+        assert.is((await loggedIn.command('NOOP')).code, 250);
       }
     })();
-    const closing = await idle.reply(10_000);
+    const [closing, closingTalker] = await Promise.all([idle.reply(10_000), talking.reply(10_000)]);
     assert.is(closing.code, 421);
     assert.match(closing.text, 'No login within 1 seconds');
+    assert.is(closingTalker.code, 421, 'the talker is closed by the login deadline too');
+    assert.match(closingTalker.text, 'No login within 1 seconds');
     await idle.closed;
     await talking.closed;
     await dribble;

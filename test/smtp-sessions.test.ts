@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { createDns } from '../src/dns/resolver.js';
 import { createDelivery, type Delivery } from '../src/outbound/engine/deliver.js';
 import { startDnsServer, type TestDnsServer } from './helpers/dns-server.js';
+import { eventually } from './helpers/eventually.js';
 import { startSmtpSink, type SmtpSink } from './helpers/smtp-sink.js';
 
 let dnsServer: TestDnsServer;
@@ -39,7 +40,7 @@ test('a session the server ended while idle is replaced, the message is not defe
   const toStrict = deliveryTo(strict.port);
   try {
     assert.is((await toStrict.deliver(message('one@example.test'))).status, 'delivered');
-    await new Promise((r) => setTimeout(r, 700));
+    await eventually(() => strict.closed >= 1, 10_000, 'the MX to end the idle session');
     assert.is((await toStrict.deliver(message('two@example.test'))).status, 'delivered');
     assert.is(strict.connections, 2, 'a new session for the second message');
   } finally {

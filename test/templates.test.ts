@@ -128,7 +128,7 @@ test('GET, PATCH (sender re-checked), DELETE 204', async () => {
   const got = await d.request('GET', `/templates/${created.id}`);
   assert.equal(got.body, created);
 
-  await new Promise((r) => setTimeout(r, 5));
+  await env.advance(1000); // a later updatedAt
   const patched = await d.request('PATCH', `/templates/${created.id}`, { name: 'Renamed', description: null, fromName: 'Team', type: 'HEADLESS', from: 'x@news.tpl.test' });
   assert.is(patched.status, 200);
   assert.is(patched.body.name, 'Renamed');
@@ -245,7 +245,7 @@ test('GET /templates: offset pages, type filter, search on name/description/subj
   const ids: string[] = [];
   for (const spec of specs) {
     ids.push((await create(valid({ ...spec, from: 'team@list.test' }), key)).body.id);
-    await new Promise((r) => setTimeout(r, 3)); // distinct createdAt
+    await env.advance(1000); // distinct createdAt
   }
   const get = async (query: string) => (await d.request('GET', `/templates${query}`, undefined, { key })).body;
   const names = (page: { data: { name: string }[] }) => page.data.map((t) => t.name);

@@ -208,7 +208,8 @@ workflows('re-entry: without allowReentry a contact enters once; with it, once a
   await settled(c, once.id, 1, ['COMPLETED']);
   await settled(c, again.id, 1, ['WAITING']);
   await track(c, 'r@people.test', 'enter');
-  await new Promise((r) => setTimeout(r, 400));
+  // the event's triggers have run: whatever executions it was to start exist
+  await env.idle();
   assert.is((await executions(c, once.id)).length, 1, 'entered once, ever');
   assert.is((await executions(c, again.id)).length, 1, 'one at a time');
   await env.advance(3_700_000);
@@ -266,7 +267,8 @@ workflows('executions: list by status, get with every step, cancel one (409 once
   assert.is((await d.request('GET', `/workflows/${w.id}/executions?status=NAPPING`, undefined, c.key)).status, 400);
   assert.equal((await d.request('POST', `/workflows/${w.id}/executions/cancel-all`, {}, c.key)).body, { cancelled: 2 });
   await env.advance(2 * 86_400_000);
-  await new Promise((r) => setTimeout(r, 300));
+  // their delays came due with the clock: whatever was to run of them has run
+  await env.idle();
   assert.ok((await executions(c, w.id)).every((e) => e.status === 'CANCELLED'), 'cancelled executions do not wake up');
   // splice: deleting the DELAY reconnects the trigger to the EXIT
   const graph = (await d.request('GET', `/workflows/${w.id}`, undefined, c.key)).body;

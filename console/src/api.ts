@@ -1,6 +1,6 @@
 // The console's one way to the daemon: the same REST API as every client, with the session cookie,
 // the project in X-Postmill-Project and, for writes, the session's CSRF token. Errors carry the
-// message of the API's error envelope.
+// message of the API's error envelope, its field problems and details.
 
 export type Role = 'OWNER' | 'ADMIN' | 'MEMBER';
 
@@ -14,19 +14,20 @@ export interface Me {
   deliveryMode: DeliveryMode;
 }
 
-/** One field's refusal in a 422 VALIDATION_ERROR: `field` is a dotted path (`config.url`). */
-export interface FieldFailure {
+/** One problem of a 422: the field path in the request body (`condition.groups.0.filters.1.value`) and what is wrong. */
+export interface FieldProblem {
   field: string;
   message: string;
 }
 
-/** A refusal of the API: its status, code, the message it gave and, for a 422, its field errors. */
+/** A refusal of the API: its status, code, the message it gave and, when it gave them, the problem of each field (422) and its details (a 409's users). */
 export class ApiFailure extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly fields: FieldFailure[] = [],
+    readonly fields: FieldProblem[] = [],
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -43,9 +44,9 @@ export function setCredentials(csrfToken: string | null, projectId: string | nul
 function failureOf(status: number, body: unknown): ApiFailure {
   const error = (body as { error?: unknown } | null)?.error;
   if (error && typeof error === 'object') {
-    const e = error as { code?: string; message?: string; errors?: FieldFailure[] };
+    const e = error as { code?: string; message?: string; errors?: FieldProblem[]; details?: Record<string, unknown> };
     const fields = e.errors?.map((f) => `${f.field}: ${f.message}`).join('; ');
-    return new ApiFailure(status, e.code ?? 'ERROR', [e.message, fields].filter(Boolean).join(' — '), e.errors ?? []);
+    return new ApiFailure(status, e.code ?? 'ERROR', [e.message, fields].filter(Boolean).join(' — '), e.errors ?? [], e.details ?? {});
   }
   if (typeof error === 'string') return new ApiFailure(status, 'ERROR', error);
   return new ApiFailure(status, 'ERROR', `The server answered ${status}`);

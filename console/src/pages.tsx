@@ -40,6 +40,8 @@ export const PAGES: PageRoute[] = [
   { path: 'messages/:id/source', section: 'Messages', label: 'Message source', role: 'ADMIN', detail: true, element: lazyPage(() => import('./pages/MessageSource').then((m) => m.MessageSourcePage)) },
   { path: 'templates', section: 'Templates', label: 'Templates', role: 'MEMBER', element: lazyPage(() => import('./pages/TemplatesList').then((m) => m.TemplatesListPage)) },
   { path: 'templates/:id', section: 'Templates', label: 'Template', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/TemplatesEditor').then((m) => m.TemplatesEditorPage)) },
+  { path: 'segments', section: 'Segments', label: 'Segments', role: 'MEMBER', element: lazyPage(() => import('./pages/SegmentsList').then((m) => m.SegmentsListPage)) },
+  { path: 'segments/:id', section: 'Segments', label: 'Segment', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/SegmentEditor').then((m) => m.SegmentEditorPage)) },
   { path: 'workflows', section: 'Workflows', label: 'Workflows', role: 'MEMBER', element: lazyPage(() => import('./pages/WorkflowsList').then((m) => m.WorkflowsListPage)) },
   // the canvas (React Flow) loads with this page only
   { path: 'workflows/:id', section: 'Workflows', label: 'Workflow', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/WorkflowEditor').then((m) => m.WorkflowEditorPage)) },

@@ -9,6 +9,7 @@ import { projectOf, type ApiState } from '../http/state.js';
 import { describe } from '../http/openapi/describe.js';
 import { validate } from '../http/validate.js';
 import { presentSegment } from '../segments/present.js';
+import { previewSegment, PREVIEW_SAMPLE, type PreviewInput } from '../segments/preview.js';
 import {
   addMembers,
   computeSegment,
@@ -41,6 +42,8 @@ export const MEMBER_COUNT_HEADER = 'X-Postmill-Member-Count';
 export function segmentRoutes(core: Core, usage: Usages, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
+  // a POST that stores nothing: a disabled project may preview
+  const secretRead = guards.key('secret', { access: 'read' });
 
   router.get('/segments', describe({ summary: 'List segments', answers: { 200: 'SegmentList' } }), secret, (ctx) => {
     ctx.body = { data: listSegments(core, projectOf(ctx).id).map(presentSegment) };
@@ -62,6 +65,22 @@ export function segmentRoutes(core: Core, usage: Usages, guards: Guards): Router
       ctx.status = 201;
       ctx.set(MEMBER_COUNT_HEADER, counted ? 'counted' : 'queued');
       ctx.body = presentSegment(segment);
+    },
+  );
+
+  router.post(
+    '/segments/preview',
+    describe({
+      summary: 'Count and sample the members of a condition not saved',
+      description: `The exact count and the ${PREVIEW_SAMPLE} newest matching contacts, as a dynamic segment with this condition would have them; read on reader threads within reads.requestBudgetMs (422 QUERY_TIMEOUT past it). Nothing is stored`,
+      body: 'segment-preview',
+      answers: { 200: 'SegmentPreview' },
+    }),
+    secretRead,
+    async (ctx) => {
+      const input = validate<PreviewInput>('segment-preview', ctx.state.body);
+      const { count, sample } = await previewSegment(core, projectOf(ctx).id, input);
+      ctx.body = { count, sample: sample.map(presentContact) };
     },
   );
 

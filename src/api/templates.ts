@@ -9,7 +9,7 @@ import { projectOf, type ApiState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { describe } from '../http/openapi/describe.js';
 import { testTemplate } from '../send/test-template.js';
-import { listTemplates } from '../templates/list.js';
+import { listTemplates } from '../templates/list-store.js';
 import { presentTemplate } from '../templates/present.js';
 import { previewTemplate, type PreviewInput } from '../templates/preview.js';
 import { createTemplate, deleteTemplate, duplicateTemplate, getTemplate, patchTemplate, usageOfTemplate, type TemplateInput, type TemplatePatch } from '../templates/service.js';

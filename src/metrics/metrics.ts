@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Lane } from '../jobs/types.js';
 import { postmillVersion } from '../runtime/version.js';
 
 /** Destination domains counted one by one; more are counted in the totals only (bounded memory). */
@@ -17,6 +18,8 @@ export interface Metrics {
   request(method: string, route: string, status: number, seconds: number): void;
   /** One delivery attempt's outcome (delivered, bounced, deferred) to `recipient`. */
   delivery(outcome: string, recipient: string): void;
+  /** One delivery handed to the engine (waiting for a place at its destination, or in its SMTP session); the answer ends it. */
+  inDelivery(lane: Lane): () => void;
   /** One inbound message by its class (bounce, complaint, auto-reply, received). */
   inbound(kind: string): void;
 }
@@ -39,6 +42,12 @@ export function createMetrics(): Metrics {
     registers,
   });
   const deliveries = new Counter({ name: 'postmill_deliveries_total', help: 'Delivery attempts by outcome', labelNames: ['outcome'], registers });
+  const inProgress = new Gauge({
+    name: 'postmill_deliveries_in_progress',
+    help: 'Deliveries handed to the engine and not finished, by lane: waiting for a place at their destination or in an SMTP session',
+    labelNames: ['lane'],
+    registers,
+  });
   const byDomain = new Map<string, Map<string, number>>();
   new Counter({
     name: 'postmill_deliveries_by_domain_total',
@@ -76,6 +85,10 @@ export function createMetrics(): Metrics {
         byDomain.set(domain, (counts = new Map()));
       }
       counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+    },
+    inDelivery(lane) {
+      inProgress.inc({ lane });
+      return () => inProgress.dec({ lane });
     },
     inbound(kind) {
       inbound.inc({ class: kind });

@@ -159,7 +159,10 @@ export function deliveryJob(core: Core, opts: DeliveryJobOptions): JobHandler<De
         const message = await outgoing(core, opts.signer, email, found);
         // A bulk email may wait long for its place: a campaign cancelled meanwhile ended it, and it is not sent.
         const stillWanted = bulk ? () => !FINAL.has(emailStatusOf(core.db, email.id) ?? 'failed') : undefined;
-        const result = await opts.delivery.deliver({ emailId: email.id, from: verpAddress(email.id, email.senderDomain), to: email.to, head: message.head, raw: message.raw, bulk, stillWanted });
+        const ended = opts.metrics.inDelivery(bulk ? 'bulk' : 'transactional');
+        const result = await opts.delivery
+          .deliver({ emailId: email.id, from: verpAddress(email.id, email.senderDomain), to: email.to, head: message.head, raw: message.raw, bulk, stillWanted })
+          .finally(ended);
         if (result.status === 'withdrawn') return;
         opts.metrics.delivery(result.status, email.to);
         opts.summary.record(result.status, email.to, result.response);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { noteSeen } from './eventually.js';
 import { responseChecker, type ResponseCheck } from './openapi.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
@@ -97,6 +98,13 @@ interface Started {
 /** The program and its first arguments: node with dist/main.js, or a single executable. */
 const programOf = (opts: DaemonOptions): [string, string[]] => (opts.executable ? [opts.executable, []] : [process.execPath, [...(opts.nodeArgs ?? []), MAIN]]);
 
+/**
+ * How long a daemon may take to print its ready line. Generous: a loaded 2-core machine starting
+ * several daemons (and their threads) at once takes far longer than an idle one; a start that
+ * hangs still fails, naming what the daemon printed.
+ */
+const READY_WITHIN_MS = 60_000;
+
 function launch(configFile: string, env: Record<string, string>, opts: DaemonOptions): Promise<Started> {
   const [program, first] = programOf(opts);
   const child = spawn(program, [...first, 'serve', '--json', '--config', configFile], {
@@ -110,8 +118,8 @@ function launch(configFile: string, env: Record<string, string>, opts: DaemonOpt
     let ownerSetupUrl: string | null = null;
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error('daemon did not get ready in 10 s: ' + stderr.join('')));
-    }, 10_000);
+      reject(new Error(`daemon did not print its ready line within ${READY_WITHIN_MS / 1000} s; its stderr: ${stderr.join('') || '(nothing)'}`));
+    }, READY_WITHIN_MS);
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       const msg = JSON.parse(line) as { project?: Keys; setupUrl?: string; ready?: boolean; http?: string; smtp?: string; submission?: string };
@@ -186,6 +194,7 @@ export async function startTestDaemon(opts: DaemonOptions = {}): Promise<TestDae
       const text = await res.text();
       let parsed: unknown = text;
       if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+      noteSeen(() => ({ request: `${method} ${path}`, status: res.status, body: parsed }));
       const problem = (await checkAnswer())(method, path, res.status, res.headers.get('content-type') ?? '', parsed);
       if (problem) throw new Error(`answer not as the OpenAPI document says: ${problem}`);
       return { status: res.status, headers: res.headers, body: parsed as any };

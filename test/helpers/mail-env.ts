@@ -1,10 +1,11 @@
-import * as assert from 'uvu/assert';
 import { startTestDaemon, type DaemonOptions, type Keys, type TestDaemon } from './daemon.js';
 import { startDnsServer, type TestDnsServer } from './dns-server.js';
 import { verifyDomain, type RegisteredDomain } from './domains.js';
 import { startSmtpSink, type SinkOptions, type SmtpSink } from './smtp-sink.js';
+import { advance, idle, TEST_HOOKS } from './test-hooks.js';
 
-export const ADMIN = 'test-admin-token-0123456789abcdef';
+export { eventually } from './eventually.js';
+export { ADMIN } from './test-hooks.js';
 
 export interface MailEnv {
   daemon: TestDaemon;
@@ -22,17 +23,6 @@ export interface MailEnv {
    */
   idle(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
-}
-
-/** Polls `check` until it answers a truthy value; bounded, so a broken flow fails instead of hanging. */
-export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 8000, what = 'condition'): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 40));
-  }
 }
 
 /** A daemon wired to a loopback DNS server and SMTP sink: real protocols end to end. */
@@ -56,8 +46,7 @@ export async function startMailEnv(
     config: {
       dns: { servers: [dns.address] },
       rateLimit: { perMinute: 0 },
-      adminToken: ADMIN,
-      testHooks: true,
+      ...TEST_HOOKS,
       ...opts.config,
       delivery: {
         port: sink.port,
@@ -81,16 +70,8 @@ export async function startMailEnv(
       dns.set(`mx.${domain}`, 'A', ['127.0.0.1']);
     },
     verifySender: (domain, project = daemon.project) => verifyDomain(daemon, dns, domain, project.secretKey),
-    async idle(timeoutMs = 30_000) {
-      const r = await daemon.request('POST', '/_test/idle', { timeoutMs }, { key: ADMIN });
-      assert.is(r.status, 200, JSON.stringify(r.body));
-      assert.ok(r.body.idle, `waited ${timeoutMs} ms for the job runner to be idle; still running: ${JSON.stringify(r.body.running)}, a job due: ${r.body.due}`);
-    },
-    async advance(ms) {
-      const r = await daemon.request('POST', '/_test/clock', { advanceMs: ms }, { key: ADMIN });
-      assert.is(r.status, 200);
-      return Date.parse(r.body.now as string);
-    },
+    idle: (timeoutMs) => idle(daemon, timeoutMs),
+    advance: (ms) => advance(daemon, ms),
     async close() {
       await daemon.dispose();
       await sink.close();

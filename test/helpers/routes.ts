@@ -78,6 +78,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/campaigns/:campaignId/stats', key: 'secret' },
   { method: 'GET', path: '/segments', key: 'secret' },
   { method: 'POST', path: '/segments', key: 'secret' },
+  { method: 'POST', path: '/segments/preview', key: 'secret', access: 'read' },
   { method: 'GET', path: '/segments/:segmentId', key: 'secret' },
   { method: 'PATCH', path: '/segments/:segmentId', key: 'secret' },
   { method: 'DELETE', path: '/segments/:segmentId', key: 'secret' },

@@ -1,4 +1,5 @@
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
+import { noteSeen } from './eventually.js';
 
 export interface SinkMessage {
   mailFrom: string;
@@ -26,7 +27,7 @@ export interface SinkOptions {
 
 export interface SmtpSink {
   port: number;
-  messages: SinkMessage[];
+  readonly messages: SinkMessage[];
   /** Decides the answer to each RCPT TO; later calls replace the decider. */
   onRecipient(decide: (rcpt: string) => RecipientAnswer): void;
   /** Messages to recipients `match` accepts get their answer (and are kept) only once the returned function is called. */
@@ -35,6 +36,8 @@ export interface SmtpSink {
   waitFor(count: number, timeoutMs: number): Promise<SinkMessage[]>;
   /** Connections accepted since the start. */
   readonly connections: number;
+  /** Sessions ended since the start (by either side). */
+  readonly closed: number;
   close(): Promise<void>;
 }
 
@@ -53,6 +56,7 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
   let decide: (rcpt: string) => RecipientAnswer = () => null;
   const holds: { match: (rcpt: string) => boolean; released: Promise<void> }[] = [];
   let connections = 0;
+  let closed = 0;
   const { auth, tls = false } = options;
 
   const authOptions: SMTPServerOptions = auth
@@ -80,6 +84,9 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
     onConnect(_session, callback) {
       connections++;
       callback();
+    },
+    onClose() {
+      closed++;
     },
     onRcptTo(address, _session, callback) {
       const answer = decide(address.address);
@@ -116,9 +123,17 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
   const bound = server.server.address();
   if (!bound || typeof bound === 'string') throw new Error('SMTP sink has no TCP address');
 
+  /** Notes what a wait that reads the sink saw: its counts and the recipients of the messages so far (described only if the wait fails). */
+  const noteState = () => {
+    const seen = { connections, closed, received: messages.length };
+    noteSeen(() => ({ ...seen, recipients: messages.slice(0, seen.received).map((m) => m.rcptTo.join(',')) }));
+  };
   return {
     port: bound.port,
-    messages,
+    get messages() {
+      noteState();
+      return messages;
+    },
     onRecipient(fn) {
       decide = fn;
     },
@@ -128,7 +143,12 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
       return release;
     },
     get connections() {
+      noteState();
       return connections;
+    },
+    get closed() {
+      noteState();
+      return closed;
     },
     waitFor(count, timeoutMs) {
       return new Promise((resolve, reject) => {
