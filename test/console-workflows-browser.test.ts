@@ -4,15 +4,14 @@
 // request to the loopback receiver, enabled; its event fired with /v1/track and the execution
 // watched moving through the steps on the canvas's live counts and in its timeline (the daemon's
 // clock moved past the delay); a second execution cancelled from the list. Elements are found by
-// role, label and accessible name. With POSTMILL_SCREENSHOTS=<dir> the pages are saved there too.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+// role, label and accessible name. Both requests the receiver gets (the test and the step's) carry a
+// valid signature of the project's secret, the step's timed by the daemon's moved clock.
 import type { Browser, Page } from 'playwright-core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openTab, signInAs, startBrowser, type ConsoleTab } from './helpers/browser.js';
 import { makeUser, PASSWORD } from './helpers/console-session.js';
-import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.js';
+import { signedAt, startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.js';
 import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
 import { trackPublic } from './helpers/webhook-flows.js';
 
@@ -20,7 +19,6 @@ let env: MailEnv;
 let hooks: HttpReceiver;
 let browser: Browser;
 let tab: ConsoleTab;
-const SHOTS = process.env.POSTMILL_SCREENSHOTS ?? null;
 // shorter than a console session's idle timeout, which the moved clock counts too
 const DELAY_MS = 10 * 60_000;
 
@@ -40,12 +38,6 @@ test.after(async () => {
   await env?.close();
   await hooks?.close();
 });
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
 
 /** Adds a step of `type` and names it; its form is open afterwards. */
 async function addStep(page: Page, type: string, name: string): Promise<void> {
@@ -126,7 +118,9 @@ test('build a workflow on the canvas, enable it, fire its event and watch the ex
   const tested = hooks.requests.at(-1)!;
   assert.is(tested.path, '/crm');
   assert.match(String(tested.headers['x-postmill-delivery']), /^test:/);
-  await shot(page, 'workflow-webhook');
+  const secret = (await env.daemon.request('GET', '/settings/webhooks')).body.signingSecret as string;
+  const testedAt = signedAt(secret, tested);
+  assert.ok(testedAt !== null && Math.abs(testedAt - Date.now() / 1000) < 300, `the test request is signed with the project's secret, now: ${tested.headers['x-postmill-signature']}`);
 
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
@@ -146,12 +140,16 @@ test('build a workflow on the canvas, enable it, fire its event and watch the ex
   await eventually(async () => env.sink.messages.find((m) => m.rcptTo.includes('ann@readers.test')) ?? null, 15_000, 'the welcome email at the sink');
   const executions = page.getByRole('table', { name: /execution/ });
   await executions.getByRole('row', { name: /WAITING/ }).getByRole('link', { name: 'ann@readers.test' }).waitFor();
-  await shot(page, 'workflow-canvas');
 
   // ten minutes later: the delay ends, the webhook is called, the execution completes
   await env.advance(DELAY_MS + 1000);
   await countsOf(page, 'Notify CRM').filter({ hasText: '0 here now · 1 passed' }).waitFor({ timeout: 20_000 });
-  assert.ok(hooks.requests.some((r) => r.path === '/crm' && !String(r.headers['x-postmill-delivery']).startsWith('test:')), 'the step called the receiver');
+  const called = hooks.requests.filter((r) => r.path === '/crm' && !String(r.headers['x-postmill-delivery']).startsWith('test:'));
+  assert.is(called.length, 1, 'the step called the receiver once');
+  const calledAt = signedAt(secret, called[0]!);
+  assert.ok(calledAt !== null && calledAt >= testedAt + DELAY_MS / 1000, `the step's request is signed, at the daemon's moved clock: ${called[0]!.headers['x-postmill-signature']}`);
+  const payload = JSON.parse(called[0]!.body);
+  assert.equal([payload.contact.email, payload.event, payload.workflow.name], ['ann@readers.test', { plan: 'pro' }, 'Onboarding'], 'the payload names the contact, its event and the workflow');
   const done = executions.getByRole('row', { name: /COMPLETED/ });
   await done.waitFor();
   await done.getByRole('button', { name: 'Timeline' }).click();
@@ -161,7 +159,6 @@ test('build a workflow on the canvas, enable it, fire its event and watch the ex
     return items.length === 5 ? items : null;
   }, 10_000, 'the five steps of the timeline');
   ['Trigger', 'Is pro?', 'Welcome', 'Wait a while', 'Notify CRM'].forEach((step, i) => assert.ok(runs[i]!.startsWith(step) && runs[i]!.includes('completed'), `step ${i + 1}: ${runs[i]}`));
-  await shot(page, 'workflow-executions');
 
   // another contact waits in the delay; cancelling it from the list
   await trackPublic(env.daemon, 'bob@readers.test', 'signed-up', { plan: 'pro' });
@@ -178,7 +175,6 @@ test('build a workflow on the canvas, enable it, fire its event and watch the ex
   const row = page.getByRole('row', { name: /Onboarding/ });
   await row.getByText('Enabled').waitFor();
   await row.getByText('0 active · 2 in all').waitFor();
-  await shot(page, 'workflows');
   assert.equal(tab.problems, [], 'the pages reported no errors (CSP violations, exceptions)');
 });
 
