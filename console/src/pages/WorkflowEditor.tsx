@@ -154,6 +154,7 @@ function Editor({ saved, refetch }: { saved: Workflow; refetch(): Promise<Workfl
         {locked && <span className="hint">Disable the workflow to add, remove or connect steps; names, configs and positions can change while it runs.</span>}
       </div>
       <ErrorNote error={failure} />
+      <ErrorNote error={counts.isError ? `Live counts: ${errorText(counts.error)}` : null} />
       {notice && !failure && <p role="status">{notice}</p>}
       <div className="workflow">
         <WorkflowCanvas draft={draft} counts={countMap} chosen={chosen} invalid={invalid} locked={locked} onChoose={setChosen} onDraft={edit} onRefused={setNotice} />

@@ -34,6 +34,10 @@ type StepNode = Node<StepNodeData, 'step'>;
 const NEXT = 'next';
 const branchOfHandle = (handle: string | null | undefined) => (!handle || handle === NEXT ? null : handle);
 
+/** A saved step without counts is waiting for them (or they failed, which the page says): it is not "not saved". */
+const countText = (step: DraftStep, count: StepCount | undefined) =>
+  count ? `${count.now} here now · ${count.passed} passed${count.failed > 0 ? ` · ${count.failed} failed` : ''}` : step.id ? 'counts not known yet' : 'not saved yet';
+
 function StepNodeView({ data }: NodeProps<StepNode>) {
   const { step, count } = data;
   const branches = branchesOf(step.type);
@@ -44,7 +48,7 @@ function StepNodeView({ data }: NodeProps<StepNode>) {
       <button type="button" className="nodrag name" aria-pressed={data.chosen} onClick={data.open}>
         {step.name}
       </button>
-      <span className="counts">{count ? `${count.now} here now · ${count.passed} passed${count.failed > 0 ? ` · ${count.failed} failed` : ''}` : 'not saved yet'}</span>
+      <span className="counts">{countText(step, count)}</span>
       {branches.map((branch, i) => (
         <Handle
           key={branch ?? NEXT}
