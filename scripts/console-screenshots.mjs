@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Every screenshot of docs/console/ (the one way they are made), taken with the browser tests'
 // helpers from real daemons with some data made through the API: one delivering to a loopback MX
-// (loopback DNS, SMTP sink with STARTTLS) for the everyday pages, one in capture mode for the
+// (loopback DNS, SMTP sink with STARTTLS, an HTTP receiver for webhooks) for the everyday pages, one in capture mode for the
 // Outbox. After `npm run build && npm run build:test`:  node scripts/console-screenshots.mjs
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { openTab, signInAs, startBrowser } from '../.build-test/test/helpers/bro
 import { makeUser, PASSWORD } from '../.build-test/test/helpers/console-session.js';
 import { openAndClick } from '../.build-test/test/helpers/engage.js';
 import { publishRecords } from '../.build-test/test/helpers/domains.js';
+import { startHttpReceiver } from '../.build-test/test/helpers/http-receiver.js';
 import { startMailEnv } from '../.build-test/test/helpers/mail-env.js';
 
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'console');
@@ -44,9 +45,40 @@ async function owner(browser, d) {
   return { tab, page, shoot };
 }
 
+/**
+ * A workflow with executions through it: trigger -> Is Pro? -> yes: Welcome -> Wait an hour -> Tell
+ * the CRM (a webhook to `hookUrl`), no: Not Pro. Ann has been through it (the clock moved past the
+ * delay), Cy waits in the delay, Bob and Dee left by the no branch.
+ */
+async function onboardingWorkflow(env, ok, templateId, hookUrl) {
+  const w = await ok('POST', '/workflows', { name: 'Onboarding', description: 'Welcome Pro sign-ups, then tell the CRM', eventName: 'signed-up' });
+  const step = async (type, name, position, config) => (await ok('POST', `/workflows/${w.id}/steps`, { type, name, position, config })).id;
+  const trigger = w.steps[0].id;
+  await ok('PATCH', `/workflows/${w.id}/steps/${trigger}`, { position: { x: 160, y: 0 } });
+  const pro = await step('CONDITION', 'Is Pro?', { x: 160, y: 140 }, { field: 'data.plan', operator: 'equals', value: 'Pro' });
+  const welcome = await step('SEND_EMAIL', 'Welcome', { x: 0, y: 280 }, { templateId });
+  const notPro = await step('EXIT', 'Not Pro', { x: 320, y: 280 }, { reason: 'Not on the Pro plan' });
+  const wait = await step('DELAY', 'Wait an hour', { x: 0, y: 420 }, { amount: 1, unit: 'hours' });
+  const crm = await step('WEBHOOK', 'Tell the CRM', { x: 0, y: 560 }, { url: `${hookUrl}/crm/{{data.plan}}` });
+  for (const [fromStepId, toStepId, branch] of [[trigger, pro], [pro, welcome, 'yes'], [pro, notPro, 'no'], [welcome, wait], [wait, crm]]) {
+    await ok('POST', `/workflows/${w.id}/transitions`, { fromStepId, toStepId, ...(branch ? { condition: { branch } } : {}) });
+  }
+  await ok('PATCH', `/workflows/${w.id}`, { enabled: true });
+  await ok('POST', '/events/track', { email: 'ann@example.org', event: 'signed-up' });
+  await env.idle();
+  await env.advance(3_600_000 + 1000);
+  await env.idle();
+  for (const email of ['cy@example.org', 'bob@example.org', 'dee@example.org']) await ok('POST', '/events/track', { email, event: 'signed-up' });
+  await env.idle();
+  return w;
+}
+
 /** The everyday pages, against a daemon that delivers to a loopback MX. */
 async function everydayPages(browser) {
-  const env = await startMailEnv({ sinkDomains: ['example.org'], senders: ['acme.example'], sink: { tls: true } });
+  const [env, hooks] = await Promise.all([
+    startMailEnv({ sinkDomains: ['example.org'], senders: ['acme.example'], sink: { tls: true }, config: { webhooks: { allowPrivate: true } } }),
+    startHttpReceiver(),
+  ]);
   try {
     const d = env.daemon;
     const ok = apiOf(d);
@@ -117,6 +149,22 @@ async function everydayPages(browser) {
     await shoot(`/app/segments/${guests.id}`, 'Segment: Launch guests', 'segment-static.png', () =>
       page.getByRole('region', { name: 'Members', exact: true }).getByRole('status').filter({ hasText: '3 members' }).waitFor(),
     );
+    // the workflow's mail and the moved clock come after the pages above
+    const onboarding = await onboardingWorkflow(env, ok, welcome.id, hooks.url);
+    await shoot('/app/workflows', 'Workflows', 'workflows.png', () => page.getByRole('row', { name: /Onboarding/ }).getByText('1 active · 4 in all').waitFor());
+    await shoot(`/app/workflows/${onboarding.id}`, 'Workflow: Onboarding', 'workflow-canvas.png', async () => {
+      await page.getByRole('group', { name: 'Step Wait an hour' }).getByText('1 here now · 1 passed').waitFor();
+      await page.getByRole('table', { name: /executions/ }).getByRole('link', { name: 'dee@example.org' }).waitFor();
+    });
+    await shoot(null, 'Workflow: Onboarding', 'workflow-webhook.png', async () => {
+      await page.getByRole('group', { name: 'Step Tell the CRM' }).getByRole('button', { name: 'Tell the CRM', exact: true }).click();
+      await page.getByRole('button', { name: 'Send test request' }).click();
+      await page.getByRole('status').filter({ hasText: 'answered 200' }).waitFor();
+    });
+    await shoot(null, 'Workflow: Onboarding', 'workflow-executions.png', async () => {
+      await page.getByRole('row', { name: /COMPLETED/ }).getByRole('button', { name: 'Timeline' }).click();
+      await page.getByRole('region', { name: 'Execution timeline' }).getByRole('listitem').filter({ hasText: 'Tell the CRM' }).waitFor();
+    });
     await shoot('/app/domains', 'Domains', 'domains.png', () => page.getByRole('status').filter({ hasText: 'Pending' }).waitFor());
     await shoot('/app/settings/members', 'Members', 'members.png', () => page.getByRole('row', { name: new RegExp(OWNER) }).waitFor());
     await shoot('/app/settings/webhooks', 'Webhook signing', 'settings-webhooks.png');
@@ -129,7 +177,7 @@ async function everydayPages(browser) {
     });
     if (tab.problems.length > 0) throw new Error(`the pages reported: ${tab.problems.join(' | ')}`);
   } finally {
-    await env.close();
+    await Promise.all([env.close(), hooks.close()]);
   }
 }
 
