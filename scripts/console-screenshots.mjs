@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // Every screenshot of docs/console/ (the one way they are made), taken with the browser tests'
 // helpers from real daemons with some data made through the API: one delivering to a loopback MX
-// (loopback DNS, SMTP sink with STARTTLS, an HTTP receiver for webhooks) for the everyday pages, one in capture mode for the
-// Outbox. After `npm run build && npm run build:test`:  node scripts/console-screenshots.mjs
+// (loopback DNS, SMTP sink with STARTTLS) for the everyday pages, one in capture mode for the
+// Outbox, one with two campaigns read and clicked over hours for the campaign analytics, one with a
+// workflow that executions went through (and an HTTP receiver for its webhook). After
+// `npm run build && npm run build:test`:  node scripts/console-screenshots.mjs [everyday|capture|campaigns|workflows]...
+// (every group when none is named).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openTab, signInAs, startBrowser } from '../.build-test/test/helpers/browser.js';
@@ -45,40 +48,9 @@ async function owner(browser, d) {
   return { tab, page, shoot };
 }
 
-/**
- * A workflow with executions through it: trigger -> Is Pro? -> yes: Welcome -> Wait an hour -> Tell
- * the CRM (a webhook to `hookUrl`), no: Not Pro. Ann has been through it (the clock moved past the
- * delay), Cy waits in the delay, Bob and Dee left by the no branch.
- */
-async function onboardingWorkflow(env, ok, templateId, hookUrl) {
-  const w = await ok('POST', '/workflows', { name: 'Onboarding', description: 'Welcome Pro sign-ups, then tell the CRM', eventName: 'signed-up' });
-  const step = async (type, name, position, config) => (await ok('POST', `/workflows/${w.id}/steps`, { type, name, position, config })).id;
-  const trigger = w.steps[0].id;
-  await ok('PATCH', `/workflows/${w.id}/steps/${trigger}`, { position: { x: 160, y: 0 } });
-  const pro = await step('CONDITION', 'Is Pro?', { x: 160, y: 140 }, { field: 'data.plan', operator: 'equals', value: 'Pro' });
-  const welcome = await step('SEND_EMAIL', 'Welcome', { x: 0, y: 280 }, { templateId });
-  const notPro = await step('EXIT', 'Not Pro', { x: 320, y: 280 }, { reason: 'Not on the Pro plan' });
-  const wait = await step('DELAY', 'Wait an hour', { x: 0, y: 420 }, { amount: 1, unit: 'hours' });
-  const crm = await step('WEBHOOK', 'Tell the CRM', { x: 0, y: 560 }, { url: `${hookUrl}/crm/{{data.plan}}` });
-  for (const [fromStepId, toStepId, branch] of [[trigger, pro], [pro, welcome, 'yes'], [pro, notPro, 'no'], [welcome, wait], [wait, crm]]) {
-    await ok('POST', `/workflows/${w.id}/transitions`, { fromStepId, toStepId, ...(branch ? { condition: { branch } } : {}) });
-  }
-  await ok('PATCH', `/workflows/${w.id}`, { enabled: true });
-  await ok('POST', '/events/track', { email: 'ann@example.org', event: 'signed-up' });
-  await env.idle();
-  await env.advance(3_600_000 + 1000);
-  await env.idle();
-  for (const email of ['cy@example.org', 'bob@example.org', 'dee@example.org']) await ok('POST', '/events/track', { email, event: 'signed-up' });
-  await env.idle();
-  return w;
-}
-
 /** The everyday pages, against a daemon that delivers to a loopback MX. */
 async function everydayPages(browser) {
-  const [env, hooks] = await Promise.all([
-    startMailEnv({ sinkDomains: ['example.org'], senders: ['acme.example'], sink: { tls: true }, config: { webhooks: { allowPrivate: true } } }),
-    startHttpReceiver(),
-  ]);
+  const env = await startMailEnv({ sinkDomains: ['example.org'], senders: ['acme.example'], sink: { tls: true } });
   try {
     const d = env.daemon;
     const ok = apiOf(d);
@@ -149,22 +121,7 @@ async function everydayPages(browser) {
     await shoot(`/app/segments/${guests.id}`, 'Segment: Launch guests', 'segment-static.png', () =>
       page.getByRole('region', { name: 'Members', exact: true }).getByRole('status').filter({ hasText: '3 members' }).waitFor(),
     );
-    // the workflow's mail and the moved clock come after the pages above
-    const onboarding = await onboardingWorkflow(env, ok, welcome.id, hooks.url);
-    await shoot('/app/workflows', 'Workflows', 'workflows.png', () => page.getByRole('row', { name: /Onboarding/ }).getByText('1 active · 4 in all').waitFor());
-    await shoot(`/app/workflows/${onboarding.id}`, 'Workflow: Onboarding', 'workflow-canvas.png', async () => {
-      await page.getByRole('group', { name: 'Step Wait an hour' }).getByText('1 here now · 1 passed').waitFor();
-      await page.getByRole('table', { name: /executions/ }).getByRole('link', { name: 'dee@example.org' }).waitFor();
-    });
-    await shoot(null, 'Workflow: Onboarding', 'workflow-webhook.png', async () => {
-      await page.getByRole('group', { name: 'Step Tell the CRM' }).getByRole('button', { name: 'Tell the CRM', exact: true }).click();
-      await page.getByRole('button', { name: 'Send test request' }).click();
-      await page.getByRole('status').filter({ hasText: 'answered 200' }).waitFor();
-    });
-    await shoot(null, 'Workflow: Onboarding', 'workflow-executions.png', async () => {
-      await page.getByRole('row', { name: /COMPLETED/ }).getByRole('button', { name: 'Timeline' }).click();
-      await page.getByRole('region', { name: 'Execution timeline' }).getByRole('listitem').filter({ hasText: 'Tell the CRM' }).waitFor();
-    });
+    await campaignPages(ok, env.sink, page, shoot, contact);
     await shoot('/app/domains', 'Domains', 'domains.png', () => page.getByRole('status').filter({ hasText: 'Pending' }).waitFor());
     await shoot('/app/settings/members', 'Members', 'members.png', () => page.getByRole('row', { name: new RegExp(OWNER) }).waitFor());
     await shoot('/app/settings/webhooks', 'Webhook signing', 'settings-webhooks.png');
@@ -177,8 +134,57 @@ async function everydayPages(browser) {
     });
     if (tab.problems.length > 0) throw new Error(`the pages reported: ${tab.problems.join(' | ')}`);
   } finally {
-    await Promise.all([env.close(), hooks.close()]);
+    await env.close();
   }
+}
+
+const SPRING = `<h1>Spring is here, {{name ?? friend}}</h1>
+<p>Three things are new on your <strong>{{plan ?? Free}}</strong> plan this month:</p>
+<ul><li><p>Scheduled exports</p></li><li><p>Shared dashboards</p></li><li><p>A faster search</p></li></ul>
+<p><a href="https://acme.example/spring">Read what changed</a></p>
+<p><a href="{{unsubscribeUrl}}">Unsubscribe</a></p>`;
+
+/** Campaigns: the list, the composer in both modes with its preview, the send's confirmation, its progress. */
+async function campaignPages(ok, sink, page, shoot, contact) {
+  const pro = await ok('POST', '/segments', { name: 'Pro customers', condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'Pro' }] }] } });
+  const content = { subject: 'Spring is here, {{name ?? friend}}', body: SPRING, from: 'hello@acme.example', fromName: 'Acme' };
+  const spring = (await ok('POST', '/campaigns', { name: 'Spring news', previewText: 'Three new things on your plan', ...content, audienceType: 'SEGMENT', segmentId: pro.id })).data;
+  const autumn = (await ok('POST', '/campaigns', { name: 'Autumn sale', ...content, subject: 'The autumn sale starts now', audienceType: 'ALL' })).data;
+  await ok('POST', `/campaigns/${autumn.id}/send`, { scheduledFor: '2099-09-21T08:00:00Z' });
+  await ok('POST', '/campaigns', { name: 'Product digest', ...content, subject: 'This month at Acme', audienceType: 'ALL' });
+
+  const counted = () => page.getByRole('status').filter({ hasText: /recipients?/ }).first().waitFor();
+  await shoot(`/app/campaigns/${spring.id}`, 'Campaign: Spring news', 'campaign-composer.png', async () => {
+    await counted();
+    const code = page.getByRole('textbox', { name: 'HTML body' });
+    await code.getByText('Spring is here').waitFor();
+    // the code editor measures its lines once it is in view: its line numbers line up in the picture
+    await code.scrollIntoViewIfNeeded();
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    await page.getByLabel('Find a contact').fill('ann');
+    await page.getByRole('status').filter({ hasText: '1 found' }).waitFor();
+    await page.getByLabel('Preview for').selectOption({ label: contact.email });
+    await page.getByTitle('Email preview').contentFrame().getByText('Spring is here, Ann').waitFor();
+  });
+  await shoot(null, 'Campaign: Spring news', 'campaign-visual.png', async () => {
+    await page.getByRole('radio', { name: 'Visual' }).check();
+    await page.getByRole('textbox', { name: 'Visual body' }).getByRole('heading', { name: /Spring is here/ }).waitFor();
+    await page.getByRole('radio', { name: 'Mobile' }).check();
+  });
+  await shoot(null, 'Campaign: Spring news', 'campaign-confirm.png', async () => {
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Send Spring news now?' }).getByRole('button', { name: /^Send to \d+ recipients?$/ }).waitFor();
+  });
+  // one recipient's server holds its answer: the progress is seen under way
+  const release = sink.hold((rcpt) => rcpt === 'cy@example.org');
+  await page.getByRole('dialog', { name: 'Send Spring news now?' }).getByRole('button', { name: /^Send to / }).click();
+  await shoot(null, 'Campaign: Spring news', 'campaign-progress.png', async () => {
+    await page.getByRole('status').filter({ hasText: 'Sending…' }).waitFor();
+    await page.getByText(/^2 of 3 emails finished$/).waitFor({ timeout: 30_000 });
+  });
+  release();
+  await page.getByRole('status').filter({ hasText: 'Sent: every email reached its end' }).waitFor({ timeout: 30_000 });
+  await shoot('/app/campaigns', 'Campaigns', 'campaigns.png', () => page.getByRole('row', { name: /Spring news SENT/ }).waitFor());
 }
 
 /** The Outbox and the capture-mode banner, against a daemon in capture mode. */
@@ -208,10 +214,130 @@ async function capturePages(browser) {
   }
 }
 
+/** A campaign's analytics and the comparison: two newsletters to a few domains, read and clicked over the hours after each send. */
+async function campaignAnalyticsPages(browser) {
+  const domains = ['example.org', 'example.net', 'example.com'];
+  const env = await startMailEnv({ sinkDomains: domains, senders: ['acme.example'] });
+  try {
+    const d = env.daemon;
+    const ok = apiOf(d);
+    d.cli('project', 'tracking', d.project.id, 'on');
+    const deferred = new Set();
+    env.sink.onRecipient((rcpt) => {
+      if (rcpt.startsWith('gone')) return { code: 550, message: '5.1.1 no such user here' };
+      // the first try at example.net is deferred: that domain shows it
+      if (rcpt.endsWith('@example.net') && !deferred.has(rcpt)) {
+        deferred.add(rcpt);
+        return { code: 451, message: '4.7.1 try again later' };
+      }
+      return null;
+    });
+    const names = ['ann', 'bob', 'cy', 'dee', 'eve', 'fay', 'gus', 'hal', 'ida', 'jo', 'kim', 'lee', 'max', 'ned', 'oli', 'pat', 'quinn', 'ray', 'sam', 'tia', 'gone'];
+    for (const [i, name] of names.entries()) await ok('POST', '/contacts', { email: `${name}@${domains[i % 3]}` });
+    const body = `<p>This month: <a href="https://acme.example/blog/spring">the spring collection</a>, <a href="https://acme.example/pricing">new prices</a>
+      and <a href="https://acme.example/events">events near you</a>.</p>`;
+    const send = async (name) => {
+      const campaign = await ok('POST', '/campaigns', { name, subject: `${name}: what is new`, body, from: 'news@acme.example', audienceType: 'ALL', type: 'MARKETING' });
+      await ok('POST', `/campaigns/${campaign.data.id}/send`, {});
+      await env.idle();
+      await env.advance(2 * 60_000);
+      await env.idle();
+      const emails = (await ok('GET', `/emails?campaignId=${campaign.data.id}&limit=100`)).data.filter((e) => e.status === 'delivered');
+      return { id: campaign.data.id, emails };
+    };
+    /** Over the hours after the send: `readers` of the emails open, some click one of the links. */
+    const readOver = async (emails, readers) => {
+      for (const [i, email] of emails.slice(0, readers).entries()) {
+        if (i % 3 === 0) await env.advance(3600_000);
+        await openAndClick(d, email.id, i % 2 === 0 ? i % 3 : null);
+      }
+    };
+    const may = await send('May newsletter');
+    await readOver(may.emails, 14);
+    const june = await send('June newsletter');
+    await readOver(june.emails, 8);
+    await env.advance(3600_000);
+
+    const { tab, page, shoot } = await owner(browser, d);
+    await signInAs(page, OWNER, PASSWORD);
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await shoot(`/app/campaigns/${may.id}/analytics`, 'Analytics: May newsletter', 'campaign-analytics.png', () =>
+      page.getByRole('table', { name: 'Results by recipient domain, the most outcomes first' }).waitFor(),
+    );
+    await shoot(`/app/campaigns/compare?ids=${may.id},${june.id}`, 'Compare campaigns', 'campaigns-compare.png', () =>
+      page.getByRole('img', { name: /^Opened so far/ }).waitFor(),
+    );
+    if (tab.problems.length > 0) throw new Error(`the pages reported: ${tab.problems.join(' | ')}`);
+  } finally {
+    await env.close();
+  }
+}
+
+/**
+ * The Workflows list and an Onboarding workflow: trigger -> Is Pro? -> yes: Welcome -> Wait an hour
+ * -> Tell the CRM (a webhook to a loopback receiver), no: Not Pro. Ann has been through it (the
+ * clock moved past the delay), Cy waits in the delay, Bob and Dee left by the no branch.
+ */
+async function workflowPages(browser) {
+  const [env, hooks] = await Promise.all([
+    startMailEnv({ sinkDomains: ['example.org'], senders: ['acme.example'], config: { webhooks: { allowPrivate: true } } }),
+    startHttpReceiver(),
+  ]);
+  try {
+    const d = env.daemon;
+    const ok = apiOf(d);
+    for (const [email, plan] of [['ann@example.org', 'Pro'], ['bob@example.org', 'Free'], ['cy@example.org', 'Pro'], ['dee@example.org', 'Team']]) await ok('POST', '/contacts', { email, data: { plan } });
+    const welcome = await ok('POST', '/templates', { name: 'Welcome', subject: 'Welcome, {{name ?? friend}}', body: WELCOME, from: 'hello@acme.example', fromName: 'Acme', type: 'MARKETING' });
+    const w = await ok('POST', '/workflows', { name: 'Onboarding', description: 'Welcome Pro sign-ups, then tell the CRM', eventName: 'signed-up' });
+    const step = async (type, name, position, config) => (await ok('POST', `/workflows/${w.id}/steps`, { type, name, position, config })).id;
+    const trigger = w.steps[0].id;
+    await ok('PATCH', `/workflows/${w.id}/steps/${trigger}`, { position: { x: 160, y: 0 } });
+    const pro = await step('CONDITION', 'Is Pro?', { x: 160, y: 140 }, { field: 'data.plan', operator: 'equals', value: 'Pro' });
+    const mail = await step('SEND_EMAIL', 'Welcome', { x: 0, y: 280 }, { templateId: welcome.id });
+    const notPro = await step('EXIT', 'Not Pro', { x: 320, y: 280 }, { reason: 'Not on the Pro plan' });
+    const wait = await step('DELAY', 'Wait an hour', { x: 0, y: 420 }, { amount: 1, unit: 'hours' });
+    const crm = await step('WEBHOOK', 'Tell the CRM', { x: 0, y: 560 }, { url: `${hooks.url}/crm/{{data.plan}}` });
+    for (const [fromStepId, toStepId, branch] of [[trigger, pro], [pro, mail, 'yes'], [pro, notPro, 'no'], [mail, wait], [wait, crm]]) {
+      await ok('POST', `/workflows/${w.id}/transitions`, { fromStepId, toStepId, ...(branch ? { condition: { branch } } : {}) });
+    }
+    await ok('PATCH', `/workflows/${w.id}`, { enabled: true });
+    await ok('POST', '/events/track', { email: 'ann@example.org', event: 'signed-up' });
+    await env.idle();
+    await env.advance(3_600_000 + 1000);
+    await env.idle();
+    for (const email of ['cy@example.org', 'bob@example.org', 'dee@example.org']) await ok('POST', '/events/track', { email, event: 'signed-up' });
+    await env.idle();
+
+    const { tab, page, shoot } = await owner(browser, d);
+    await signInAs(page, OWNER, PASSWORD);
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await shoot('/app/workflows', 'Workflows', 'workflows.png', () => page.getByRole('row', { name: /Onboarding/ }).getByText('1 active · 4 in all').waitFor());
+    await shoot(`/app/workflows/${w.id}`, 'Workflow: Onboarding', 'workflow-canvas.png', async () => {
+      await page.getByRole('group', { name: 'Step Wait an hour' }).getByText('1 here now · 1 passed').waitFor();
+      await page.getByRole('table', { name: /executions/ }).getByRole('link', { name: 'dee@example.org' }).waitFor();
+    });
+    await shoot(null, 'Workflow: Onboarding', 'workflow-webhook.png', async () => {
+      await page.getByRole('group', { name: 'Step Tell the CRM' }).getByRole('button', { name: 'Tell the CRM', exact: true }).click();
+      await page.getByRole('button', { name: 'Send test request' }).click();
+      await page.getByRole('status').filter({ hasText: 'answered 200' }).waitFor();
+    });
+    await shoot(null, 'Workflow: Onboarding', 'workflow-executions.png', async () => {
+      await page.getByRole('row', { name: /COMPLETED/ }).getByRole('button', { name: 'Timeline' }).click();
+      await page.getByRole('region', { name: 'Execution timeline' }).getByRole('listitem').filter({ hasText: 'Tell the CRM' }).waitFor();
+    });
+    if (tab.problems.length > 0) throw new Error(`the pages reported: ${tab.problems.join(' | ')}`);
+  } finally {
+    await Promise.all([env.close(), hooks.close()]);
+  }
+}
+
+const GROUPS = { everyday: everydayPages, capture: capturePages, campaigns: campaignAnalyticsPages, workflows: workflowPages };
+const wanted = process.argv.slice(2);
+for (const name of wanted) if (!(name in GROUPS)) throw new Error(`no screenshot group ${name}: ${Object.keys(GROUPS).join(', ')}`);
+
 const browser = await startBrowser();
 try {
-  await everydayPages(browser);
-  await capturePages(browser);
+  for (const [name, group] of Object.entries(GROUPS)) if (wanted.length === 0 || wanted.includes(name)) await group(browser);
 } finally {
   await browser.close();
 }

@@ -3,6 +3,7 @@
 import { accountRoutes } from './api/accounts.js';
 import { activityRoutes } from './api/activity.js';
 import type { Assembly } from './assembly.js';
+import { campaignAnalyticsRoutes } from './api/campaign-analytics.js';
 import { campaignJobs } from './campaigns/jobs.js';
 import { campaignRoutes } from './api/campaigns.js';
 import { campaignUsage } from './campaigns/usage.js';
@@ -61,6 +62,8 @@ export function modules(a: Assembly): Module[] {
     { routes: (guards) => eventRoutes(core, usage, guards), activity: eventActivity },
     { routes: (guards) => activityRoutes(core, a.activity, guards) },
     { routes: () => trackingRoutes(core) },
+    // before the campaigns' /campaigns/:id, which would take /campaigns/compare for an id
+    { routes: (guards) => campaignAnalyticsRoutes(core, guards) },
     {
       routes: (guards) => campaignRoutes(core, { threads, usage }, guards),
       jobs: (runner) => campaignJobs(runner, core, { threads, fanouts: a.fanouts, progress: campaignProgress }),

@@ -181,6 +181,18 @@ test('Templates: create, see the preview follow the HTML (for a chosen contact, 
   assert.ok(tab.problems.every(isBlockedPreviewScript), `the preview's script was blocked: ${tab.problems.join(' | ')}`);
   await page.getByLabel('HTML body').fill('<p>Goodbye {{name ?? you}}</p>');
   await previewShows(page, /Goodbye Ann/);
+
+  // the campaign composer's body editor: the visual mode edits the same body, the preview follows
+  await page.getByRole('radio', { name: 'Visual' }).check();
+  const visual = page.getByRole('textbox', { name: 'Visual body' });
+  await visual.getByText('Goodbye {{name ?? you}}').click();
+  await page.keyboard.press('End');
+  await page.getByRole('button', { name: 'Italic' }).click();
+  await page.keyboard.type(' Take care.');
+  await previewShows(page, /Goodbye Ann Take care\./);
+  await page.getByRole('radio', { name: 'HTML' }).check();
+  await page.getByRole('textbox', { name: 'HTML body' }).getByText('<em>').first().waitFor();
+  assert.match((await page.getByRole('textbox', { name: 'HTML body' }).textContent()) ?? '', /<p>Goodbye \{\{name \?\? you\}\}<em> Take care\.<\/em><\/p>/);
   assert.is(await page.getByRole('button', { name: 'Send test' }).isDisabled(), true, 'a test sends the saved template: unsaved changes first');
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
@@ -191,7 +203,7 @@ test('Templates: create, see the preview follow the HTML (for a chosen contact, 
   await page.getByRole('status').filter({ hasText: 'Test email sent to tester@rcpt.test' }).waitFor();
   const sent = await simpleParser((await env.sink.waitFor(before + 1, 10_000))[before]!.raw);
   assert.is(sent.subject, '[TEST] Welcome, friend');
-  assert.match(sent.html as string, /<p>Goodbye you<\/p>/);
+  assert.match(sent.html as string, /<p>Goodbye you<em> Take care\.<\/em><\/p>/, 'the visual edit was saved');
 
   // the list: search, type filter; a template a workflow step uses is not deleted, and the page says why
   const workflow = await d.request('POST', '/workflows', { name: 'Onboarding', eventName: 'signed-up' });
@@ -273,7 +285,7 @@ test('a MEMBER cannot open Settings or Domains (no link, "Not allowed"), and the
   await h1(page, 'Not allowed');
   assert.match((await page.getByRole('main').textContent()) ?? '', /Domains needs the ADMIN role in this project; yours is MEMBER/);
   const nav = page.getByRole('navigation', { name: 'Main' });
-  assert.equal(await nav.getByRole('link').allTextContents(), ['Overview', 'Contacts', 'Messages', 'Templates', 'Segments', 'Workflows']);
+  assert.equal(await nav.getByRole('link').allTextContents(), ['Overview', 'Contacts', 'Messages', 'Templates', 'Campaigns', 'Segments', 'Workflows']);
   for (const path of ['/app/settings', '/app/settings/keys', '/app/settings/tracking', '/app/settings/webhooks']) {
     await page.goto(d.url + path);
     await h1(page, 'Not allowed');

@@ -65,7 +65,10 @@ async function firstPageScripts(): Promise<string[]> {
   return [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="([^"]+)"/g)].map((m) => m[1]!);
 }
 
-test('assets: hashed names, cached for a year, gzip when asked; the first page stays under 300 KB of gzipped JavaScript', async () => {
+/** Marks of the body editors' libraries in built code: their own CSS class names. */
+const EDITOR_MARKS = { CodeMirror: 'cm-gutter', 'ProseMirror (TipTap)': 'ProseMirror' };
+
+test('assets: hashed names, cached for a year, gzip when asked; the first page stays under 300 KB of gzipped JavaScript, without the body editors', async () => {
   const scripts = await firstPageScripts();
   assert.ok(scripts.length >= 1);
   let gzipped = 0;
@@ -79,6 +82,8 @@ test('assets: hashed names, cached for a year, gzip when asked; the first page s
     const packed = await get(src, { 'accept-encoding': 'gzip' });
     assert.is(packed.headers.get('content-encoding'), 'gzip');
     gzipped += gzipSync(bytes, { level: 9 }).length;
+    // the editors are chunks of their own, loaded by the pages that edit a body
+    for (const [library, mark] of Object.entries(EDITOR_MARKS)) assert.not.ok(bytes.includes(mark), `${src} holds ${library}`);
   }
   assert.ok(gzipped < 300 * 1024, `the first page loads ${gzipped} bytes of gzipped JavaScript`);
 });

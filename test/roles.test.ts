@@ -20,6 +20,8 @@ const MATRIX: [method: RegExp, path: RegExp, role: Role][] = [
   [/.*/, /^\/domains(\/|$)/, 'ADMIN'],
   [/^POST$/, /^\/users\/@me\/projects\/\{id\}\/regenerate-keys$/, 'ADMIN'],
   [/.*/, /^\/settings(\/|$)/, 'ADMIN'],
+  // a campaign's analytics and the comparison read what its counters say: the everyday work
+  [/^GET$/, /^\/campaigns\/(\{id\}\/analytics|compare)$/, 'MEMBER'],
   [/.*/, /^\/(contacts|templates|campaigns|segments|workflows|events|activity)(\/|$)/, 'MEMBER'],
   [/^POST$/, /^\/v1\/(send|verify)$/, 'MEMBER'],
   [/^GET$/, /^\/stats\/(daily|overview)$/, 'MEMBER'],

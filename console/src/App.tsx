@@ -14,7 +14,8 @@ import { Shell } from './Shell';
 function RoleGate({ page }: { page: PageRoute }) {
   const { me, project } = useSession();
   const open = pagesOpenTo(project?.role, me.deliveryMode);
-  const siblings = open.filter((p) => p.section === page.section && p.path.includes('/') && !p.detail);
+  // the section's own pages (a list and its neighbours such as Compare), not pages of one item
+  const siblings = open.filter((p) => p.section === page.section && !p.detail && !p.path.includes(':'));
   if (!pageExists(page, me.deliveryMode)) {
     return (
       <Page title={`No ${page.section}`}>
@@ -41,7 +42,9 @@ function RoleGate({ page }: { page: PageRoute }) {
           <ul>
             {siblings.map((p) => (
               <li key={p.path}>
-                <NavLink to={`/${p.path}`}>{p.label}</NavLink>
+                <NavLink to={`/${p.path}`} end>
+                  {p.label}
+                </NavLink>
               </li>
             ))}
           </ul>
@@ -89,10 +92,11 @@ function SignedIn() {
   );
 }
 
-const sectionIndexes: RouteObject[] = [...new Set(PAGES.filter((p) => p.path.includes('/') && !p.detail).map((p) => p.section))].map((section) => ({
-  path: PAGES.find((p) => p.section === section)!.path.split('/')[0]!,
-  element: <SectionIndex section={section} />,
-}));
+const sectionRoot = (p: PageRoute) => p.path.split('/')[0]!;
+/** Sections whose pages all live below the section's name (`/settings/...`): their name leads to the first one. */
+const sectionIndexes: RouteObject[] = [...new Set(PAGES.filter((p) => p.path.includes('/') && !p.detail).map((p) => p.section))]
+  .filter((section) => !PAGES.some((p) => p.section === section && p.path === sectionRoot(p)))
+  .map((section) => ({ path: sectionRoot(PAGES.find((p) => p.section === section)!), element: <SectionIndex section={section} /> }));
 
 const router = createBrowserRouter(
   [

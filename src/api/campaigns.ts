@@ -8,7 +8,9 @@ import { projectOf, type ApiState } from '../http/state.js';
 import { describe } from '../http/openapi/describe.js';
 import { validate } from '../http/validate.js';
 import { presentCampaign } from '../campaigns/present.js';
+import { checkAudience, countAudienceParts } from '../campaigns/audience.js';
 import {
+  audienceOf,
   campaignStats,
   cancelCampaign,
   createCampaign,
@@ -16,10 +18,13 @@ import {
   duplicateCampaign,
   getCampaign,
   replaceCampaign,
+  previewCampaign,
   sendCampaign,
   testCampaign,
   type CampaignInput,
+  type CampaignPreviewInput,
 } from '../campaigns/service.js';
+import type { TemplateType } from '../templates/store.js';
 import { CAMPAIGN_STATUSES, listCampaigns } from '../campaigns/store.js';
 import type { Pools } from '../threads/pool.js';
 import type { ComposeOps } from '../compose/compose-ops.js';
@@ -29,6 +34,8 @@ import { readFor } from '../store/reader.js';
 export function campaignRoutes(core: Core, { threads, usage }: { threads: Pools<ComposeOps>; usage: Usages }, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
+  // POSTs that store nothing: a disabled project may preview and count
+  const secretRead = guards.key('secret', { access: 'read' });
   const id = (params: Record<string, string | undefined>) => uuidParam(params.id);
 
   router.get('/campaigns', describe({ summary: 'List campaigns', query: ['page', 'pageSize', 'status', 'search', 'sort', 'dir'], answers: { 200: 'CampaignPage' } }), secret, async (ctx) => {
@@ -44,6 +51,39 @@ export function campaignRoutes(core: Core, { threads, usage }: { threads: Pools<
     ctx.status = 201;
     ctx.body = { success: true, data: presentCampaign(createCampaign(core, projectOf(ctx).id, input)) };
   });
+
+  router.post(
+    '/campaigns/preview',
+    describe({
+      summary: 'Render a campaign draft for a contact',
+      description:
+        'What its send to the contact (or to a stand-in with no data) would carry: the preview text as the hidden preheader, the same rendering, escaping and text part; untracked, with inert https://*.preview.invalid/ subscription links. Nothing is stored or sent',
+      body: 'campaign-preview',
+      answers: { 200: 'TemplatePreview' },
+    }),
+    secretRead,
+    async (ctx) => {
+      ctx.body = await previewCampaign(core, threads, projectOf(ctx).id, validate<CampaignPreviewInput>('campaign-preview', ctx.state.body));
+    },
+  );
+
+  router.post(
+    '/campaigns/audience-count',
+    describe({
+      summary: 'Count an audience before sending',
+      description:
+        'Who a send with this audience would reach now, and who it leaves out: unsubscribed contacts (unless the type is TRANSACTIONAL) and suppressed addresses. Counted on a reader thread within the request budget (422 QUERY_TIMEOUT past it)',
+      body: 'campaign-audience',
+      answers: { 200: 'CampaignAudienceCount' },
+    }),
+    secretRead,
+    async (ctx) => {
+      const body = validate<Pick<CampaignInput, 'audienceType' | 'segmentId' | 'audienceCondition'> & { type?: TemplateType }>('campaign-audience', ctx.state.body);
+      const audience = { projectId: projectOf(ctx).id, type: body.type ?? 'MARKETING', ...audienceOf(body) };
+      checkAudience(core, audience);
+      ctx.body = await countAudienceParts(core, audience);
+    },
+  );
 
   router.get('/campaigns/:id', describe({ summary: 'Get a campaign', answers: { 200: 'Campaign' } }), secret, (ctx) => {
     ctx.body = presentCampaign(getCampaign(core, projectOf(ctx).id, id(ctx.params)));

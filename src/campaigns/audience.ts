@@ -2,12 +2,13 @@
 // accepted, walked by contact id in batches by the fan-out.
 import type { Core } from '../core.js';
 import { badRequest } from '../errors.js';
-import { countFiltered, walkFiltered, type ContactFilter } from '../filters/engine.js';
+import { countFiltered, filterWhere, walkFiltered, type ContactFilter } from '../filters/engine.js';
 import { contactFilter, storedFilter } from '../segments/filters.js';
 import type { MatchingWalk } from '../filters/sqlite.js';
 import type { FilterCondition } from '../filters/types.js';
 import { findSegment } from '../segments/store.js';
-import type { AudienceType } from './store.js';
+import { readFor } from '../store/reader.js';
+import { tallyAudience, type AudienceType } from './store.js';
 
 export interface Audience {
   projectId: string;
@@ -50,3 +51,26 @@ export const countAudience = (core: Core, a: Audience): Promise<number> => count
 
 /** The audience in contact-id order, a bounded step at a time on a reader thread, its times those of `now` (the send's start). */
 export const audienceWalk = (core: Core, a: Audience, now: number): MatchingWalk => walkFiltered(core, filterOf(core, a), now);
+
+/** Who a send would reach now, and who it leaves out and why (so nobody is skipped unseen). */
+export interface AudienceCount {
+  /** The contacts the send would mail. */
+  recipients: number;
+  /** Left out as unsubscribed (none for TRANSACTIONAL campaigns, which reach them). */
+  unsubscribed: number;
+  /** Left out as suppressed (hard bounce or complaint), of those not left out as unsubscribed. */
+  suppressed: number;
+  /** Every contact the audience's own condition selects: the three above together. */
+  matching: number;
+}
+
+/** The audience counted apart on a reader thread within a request's budget (a checked audience: see checkAudience). */
+export async function countAudienceParts(core: Core, a: Audience): Promise<AudienceCount> {
+  const own = chosen(a) ?? ({ logic: 'AND', groups: [{ filters: [EVERYONE] }] } as FilterCondition);
+  const where = filterWhere(storedFilter(core, a.projectId, own), core.clock.now(), 'scan');
+  const tally = await tallyAudience(core.reader, readFor(core.config, a.projectId, 'request'), where);
+  const reachesUnsubscribed = a.type === 'TRANSACTIONAL';
+  const unsubscribed = reachesUnsubscribed ? 0 : tally.unsubscribed;
+  const suppressed = reachesUnsubscribed ? tally.suppressed : tally.suppressed - tally.unsubscribedAndSuppressed;
+  return { recipients: tally.matching - unsubscribed - suppressed, unsubscribed, suppressed, matching: tally.matching };
+}

@@ -12,6 +12,7 @@ export const presentCampaign = (c: Campaign) => ({
   from: c.from,
   fromName: c.fromName,
   replyTo: c.replyTo,
+  previewText: c.previewText,
   type: c.type,
   status: c.status,
   audienceType: c.audienceType,

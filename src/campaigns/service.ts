@@ -6,6 +6,9 @@ import type { Core } from '../core.js';
 import { assertSender } from '../domains/sender.js';
 import { badRequest, conflict, foundOr404 } from '../errors.js';
 import { sendTestMessage } from '../compose/test-send.js';
+import { withPreheader } from '../compose/preheader.js';
+import type { ComposeOps, RenderedMessage } from '../compose/compose-ops.js';
+import { previewTemplate } from '../templates/preview.js';
 import type { TemplateType } from '../templates/store.js';
 import { checkAudience, countAudience } from './audience.js';
 import { campaignContent } from './content.js';
@@ -24,7 +27,6 @@ import {
   type CampaignStatus,
 } from './store.js';
 import type { Usages } from '../usage/usages.js';
-import type { ComposeOps } from '../compose/compose-ops.js';
 import type { Pools } from '../threads/pool.js';
 
 export interface CampaignInput {
@@ -35,6 +37,7 @@ export interface CampaignInput {
   from: string;
   fromName?: string | null;
   replyTo?: string | null;
+  previewText?: string | null;
   type?: TemplateType;
   audienceType: AudienceType;
   segmentId?: string | null;
@@ -45,7 +48,7 @@ const EDITABLE: readonly CampaignStatus[] = ['DRAFT', 'SCHEDULED'];
 const CANCELLABLE: readonly CampaignStatus[] = ['SCHEDULED', 'SENDING'];
 
 /** The audience fields as stored: only the one its type uses. The spec's 400 when that one is missing. */
-function audienceOf(input: CampaignInput): Pick<Campaign, 'audienceType' | 'segmentId' | 'audienceCondition'> {
+export function audienceOf(input: Pick<CampaignInput, 'audienceType' | 'segmentId' | 'audienceCondition'>): Pick<Campaign, 'audienceType' | 'segmentId' | 'audienceCondition'> {
   if (input.audienceType === 'SEGMENT') {
     if (!input.segmentId) throw badRequest('segmentId is required when audienceType is SEGMENT', 'Pass the id of one of your segments');
     return { audienceType: 'SEGMENT', segmentId: input.segmentId, audienceCondition: null };
@@ -69,6 +72,7 @@ function withInput(core: Core, projectId: string, base: Omit<Campaign, keyof Cam
     from: input.from,
     fromName: input.fromName ?? null,
     replyTo: input.replyTo ?? null,
+    previewText: input.previewText || null,
     type: input.type ?? 'MARKETING',
     ...audienceOf(input),
   };
@@ -95,6 +99,7 @@ const blankCampaign = (projectId: string, now: number): Omit<Campaign, keyof Cam
   complainedCount: 0,
   unsubscribedCount: 0,
   suppressedCount: 0,
+  deferredCount: 0,
   createdAt: now,
   updatedAt: now,
 });
@@ -142,6 +147,7 @@ export function duplicateCampaign(core: Core, projectId: string, id: string): Ca
     from: source.from,
     fromName: source.fromName,
     replyTo: source.replyTo,
+    previewText: source.previewText,
     type: source.type,
     audienceType: source.audienceType,
     segmentId: source.segmentId,
@@ -204,11 +210,29 @@ export async function testCampaign(core: Core, threads: Pools<ComposeOps>, proje
   return sendTestMessage(core, threads, campaignContent(core, getCampaign(core, projectId, id)), email);
 }
 
+export interface CampaignPreviewInput {
+  subject: string;
+  body: string;
+  previewText?: string | null;
+  contactId?: string;
+}
+
+/** A draft rendered for one contact as its send would be (the preview text leading the body), untracked, nothing stored. */
+export function previewCampaign(core: Core, threads: Pools<ComposeOps>, projectId: string, input: CampaignPreviewInput): Promise<RenderedMessage> {
+  const { subject, contactId } = input;
+  return previewTemplate(core.db, threads, projectId, { subject, body: withPreheader(input.body, input.previewText ?? null), ...(contactId ? { contactId } : {}) });
+}
+
 const rate = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);
 
-/** Counters as the triggers keep them; rates in percent (opens, clicks and unsubscribes of delivered mail, bounces and deliveries of sent mail). */
+/**
+ * Counters as the triggers keep them; rates in percent (opens, clicks and unsubscribes of delivered
+ * mail, bounces and deliveries of sent mail). With the status, the emails still on their way
+ * (queued or being attempted, and deferred) and the suppressed addresses skipped: a send's progress.
+ */
 export function campaignStats(campaign: Campaign) {
   return {
+    status: campaign.status,
     totalRecipients: campaign.totalRecipients,
     sentCount: campaign.sentCount,
     deliveredCount: campaign.deliveredCount,
@@ -217,6 +241,9 @@ export function campaignStats(campaign: Campaign) {
     bouncedCount: campaign.bouncedCount,
     complainedCount: campaign.complainedCount,
     unsubscribedCount: campaign.unsubscribedCount,
+    queuedCount: campaign.pending - campaign.deferredCount,
+    deferredCount: campaign.deferredCount,
+    suppressedCount: campaign.suppressedCount,
     openRate: rate(campaign.openedCount, campaign.deliveredCount),
     clickRate: rate(campaign.clickedCount, campaign.deliveredCount),
     bounceRate: rate(campaign.bouncedCount, campaign.sentCount),

@@ -20,11 +20,15 @@ export interface CampaignCounters {
   /** Recipients who unsubscribed through this campaign's emails, once each (080_campaign_unsubscribes.sql). */
   unsubscribedCount: number;
   suppressedCount: number;
+  /** Emails waiting for a retry now (097_campaign_preview_and_deferrals.sql). */
+  deferredCount: number;
 }
 
 export interface Campaign extends CampaignCounters, EmailContentFields {
   id: string;
   projectId: string;
+  /** The hidden preheader inboxes show after the subject (see compose/preheader.ts). */
+  previewText: string | null;
   status: CampaignStatus;
   audienceType: AudienceType;
   audienceCondition: unknown;
@@ -50,6 +54,7 @@ interface CampaignRow {
   from_email: string;
   from_name: string | null;
   reply_to: string | null;
+  preview_text: string | null;
   type: TemplateType;
   status: CampaignStatus;
   audience_type: AudienceType;
@@ -70,6 +75,7 @@ interface CampaignRow {
   complained_count: number;
   unsubscribed_count: number;
   suppressed_count: number;
+  deferred_count: number;
   created_at: number;
   updated_at: number;
 }
@@ -84,6 +90,7 @@ const toCampaign = (r: CampaignRow): Campaign => ({
   from: r.from_email,
   fromName: r.from_name,
   replyTo: r.reply_to,
+  previewText: r.preview_text,
   type: r.type,
   status: r.status,
   audienceType: r.audience_type,
@@ -104,6 +111,7 @@ const toCampaign = (r: CampaignRow): Campaign => ({
   complainedCount: r.complained_count,
   unsubscribedCount: r.unsubscribed_count,
   suppressedCount: r.suppressed_count,
+  deferredCount: r.deferred_count,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -122,6 +130,7 @@ const editable = (c: Campaign) => ({
   from_email: c.from,
   from_name: c.fromName,
   reply_to: c.replyTo,
+  preview_text: c.previewText,
   type: c.type,
   status: c.status,
   audience_type: c.audienceType,
@@ -135,10 +144,10 @@ const editable = (c: Campaign) => ({
 export function insertCampaign(db: Db, c: Campaign): void {
   sql(
     db,
-    `INSERT INTO campaigns (id, project_id, name, description, subject, body, from_email, from_name, reply_to, type, status, audience_type,
-       audience_condition, segment_id, scheduled_for, search_lc, created_at, updated_at)
-     VALUES (@id, @project_id, @name, @description, @subject, @body, @from_email, @from_name, @reply_to, @type, @status, @audience_type,
-       @audience_condition, @segment_id, @scheduled_for, @search_lc, @created_at, @updated_at)`,
+    `INSERT INTO campaigns (id, project_id, name, description, subject, body, from_email, from_name, reply_to, preview_text, type, status,
+       audience_type, audience_condition, segment_id, scheduled_for, search_lc, created_at, updated_at)
+     VALUES (@id, @project_id, @name, @description, @subject, @body, @from_email, @from_name, @reply_to, @preview_text, @type, @status,
+       @audience_type, @audience_condition, @segment_id, @scheduled_for, @search_lc, @created_at, @updated_at)`,
   ).run({ ...editable(c), created_at: c.createdAt });
 }
 
@@ -146,7 +155,7 @@ export function updateCampaign(db: Db, c: Campaign): void {
   sql(
     db,
     `UPDATE campaigns SET name = @name, description = @description, subject = @subject, body = @body, from_email = @from_email,
-       from_name = @from_name, reply_to = @reply_to, type = @type, status = @status, audience_type = @audience_type,
+       from_name = @from_name, reply_to = @reply_to, preview_text = @preview_text, type = @type, status = @status, audience_type = @audience_type,
        audience_condition = @audience_condition, segment_id = @segment_id, scheduled_for = @scheduled_for, search_lc = @search_lc,
        updated_at = @updated_at
      WHERE project_id = @project_id AND id = @id`,
@@ -255,3 +264,27 @@ export function campaignsIn(db: Db, projectId: string, statuses: readonly Campai
 /** Campaigns of every project that are sending now (what the progress log watches after a start). */
 export const sendingCampaigns = (db: Db): Campaign[] => (sql(db, "SELECT * FROM campaigns WHERE status = 'SENDING'").all() as CampaignRow[]).map(toCampaign);
 
+
+/** Contacts an audience's condition selects, and how many of them are unsubscribed, suppressed, or both. */
+export interface AudienceTally {
+  matching: number;
+  unsubscribed: number;
+  suppressed: number;
+  unsubscribedAndSuppressed: number;
+}
+
+/**
+ * Tallies the contacts `where` selects (a filter over `contacts c`, see filterWhere) in one pass on a
+ * reader thread within the read's budget; suppression is a lookup by the suppressions' key.
+ */
+export async function tallyAudience(reader: Reader, read: ReadOptions, where: { text: string; params: unknown[] }): Promise<AudienceTally> {
+  const row = await reader.get<AudienceTally>(
+    read,
+    `SELECT count(*) AS matching, coalesce(sum(c.subscribed = 0), 0) AS unsubscribed, coalesce(sum(s.email_lc IS NOT NULL), 0) AS suppressed,
+       coalesce(sum(c.subscribed = 0 AND s.email_lc IS NOT NULL), 0) AS unsubscribedAndSuppressed
+     FROM contacts c LEFT JOIN suppressions s ON s.project_id = c.project_id AND s.email_lc = c.email_lc
+     WHERE budget() AND c.project_id = ? AND (${where.text})`,
+    [read.projectId, ...where.params],
+  );
+  return row!;
+}

@@ -23,6 +23,8 @@ const FIRST_BATCH = 64;
 const MAX_BATCH = 5000;
 /** The re-check of one transaction is stopped past this (store/budget.ts), and the transaction retried with half as many contacts. */
 const RECHECK_BUDGET_MS = 2 * COMPUTE_SLICE_MS;
+/** How many times one contact's re-check may run past the budget before the compute is refused. */
+const SINGLE_CONTACT_TRIES = 3;
 
 /** The next transaction's size: what would take COMPUTE_SLICE_MS at the last one's pace, at most twice as many. */
 const nextBatch = (size: number, ms: number) => Math.max(1, Math.min(MAX_BATCH, size * 2, Math.round((size * COMPUTE_SLICE_MS) / Math.max(ms, 1))));
@@ -110,15 +112,19 @@ export async function computeMembership(core: Core, segment: Segment, filter: Co
   const apply = async (unordered: string[], enter: boolean) => {
     const ids = unordered.sort();
     let size = FIRST_BATCH;
+    let aloneOverBudget = 0;
     for (let i = 0; i < ids.length; ) {
       const batch = ids.slice(i, i + size);
       const started = performance.now();
       if (!write(batch, enter)) {
-        // one contact alone costs more than a turn of the main thread may: this filter cannot be recorded
-        if (batch.length === 1) throw queryTimeout(RECHECK_BUDGET_MS);
+        // One contact alone past the budget, again and again: this filter costs more than a turn of
+        // the main thread may, and cannot be recorded. Once can be the machine (the process not
+        // scheduled meanwhile), so it is tried a few times first.
+        if (batch.length === 1 && ++aloneOverBudget >= SINGLE_CONTACT_TRIES) throw queryTimeout(RECHECK_BUDGET_MS);
         size = Math.ceil(batch.length / 2);
         continue;
       }
+      aloneOverBudget = 0;
       i += batch.length;
       size = nextBatch(batch.length, performance.now() - started);
       await new Promise((resolve) => setImmediate(resolve));

@@ -102,7 +102,7 @@ function Fields({ email }: { email: EmailTimeline }) {
         {email.campaignId && (
           <>
             {' '}
-            (<Link to={`/messages?campaignId=${email.campaignId}`}>the campaign's other emails</Link>)
+            (<Link to={`/messages?campaignId=${email.campaignId}`}>the campaign's other emails</Link>, <Link to={`/campaigns/${email.campaignId}/analytics`}>its analytics</Link>)
           </>
         )}
         {email.templateId && (

@@ -5,9 +5,8 @@ import { useState } from 'react';
 import { api, errorText } from '../api';
 import { ErrorNote, Page } from '../page';
 import { useSession } from '../session';
-import { OverviewChart } from './OverviewChart';
+import { LineChart, METRIC_COLORS } from '../ui/LineChart';
 import { METRICS, type DayStats, type Metric, type Overview } from './OverviewTypes';
-
 
 const LABELS: Record<Metric, string> = { sent: 'Sent', delivered: 'Delivered', bounced: 'Bounced', complained: 'Complained', opened: 'Opened', clicked: 'Clicked' };
 const RANGES = [7, 30, 90] as const;
@@ -87,7 +86,11 @@ function Daily({ days }: { days: DayStats[] }) {
       {empty ? (
         <p>No email in these days yet: send one through the API or a campaign, and it shows here.</p>
       ) : (
-        <OverviewChart days={days} metrics={[...METRICS]} labels={LABELS} />
+        <LineChart
+          xLabels={days.map((d) => d.date.slice(5))}
+          lines={METRICS.map((m) => ({ name: LABELS[m], color: METRIC_COLORS[m], values: days.map((d) => d[m]) }))}
+          label={`Emails per day, ${days[0]?.date} to ${days[days.length - 1]?.date}; the table below has the numbers`}
+        />
       )}
       <details>
         <summary>Each day as a table</summary>

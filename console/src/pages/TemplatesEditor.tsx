@@ -1,4 +1,4 @@
-// A template's page (MEMBER): its fields and HTML body (a plain textarea for now), save, duplicate,
+// A template's page (MEMBER): its fields and body (HTML or visual mode), save, duplicate,
 // delete; beside them the live preview and a test send of the saved template. `/templates/new`
 // makes one.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -9,7 +9,9 @@ import { ErrorNote, Page } from '../page';
 import { useSession } from '../session';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { TEMPLATE_TYPES, templatesKey, type Template, type TemplateType } from './Templates';
-import { TemplatesPreview } from './TemplatesPreview';
+import { BodyEditor } from '../ui/BodyEditor';
+import { EmailPreview } from '../ui/EmailPreview';
+import { TestSend } from '../ui/TestSend';
 
 /** The form's values: text fields as typed (empty optional fields are sent as null). */
 interface Draft {
@@ -42,38 +44,6 @@ const bodyOf = (d: Draft) => ({
   fromName: d.fromName.trim() || null,
   replyTo: d.replyTo.trim() || null,
 });
-
-function TestSend({ templateId, unsaved }: { templateId: string | null; unsaved: boolean }) {
-  const [email, setEmail] = useState('');
-  const send = useMutation({ mutationFn: () => api<{ message: string }>('POST', `/templates/${templateId}/test`, { email }) });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    send.mutate();
-  };
-  const blocked = templateId === null ? 'Save the template first: a test sends the saved template.' : unsaved ? 'Save your changes first: a test sends the saved template.' : null;
-  return (
-    <section aria-labelledby="test-heading">
-      <h2 id="test-heading">Send a test</h2>
-      <form onSubmit={submit} className="row">
-        <label>
-          Test address
-          <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
-        </label>
-        <button type="submit" disabled={send.isPending || blocked !== null} aria-describedby={blocked ? 'test-blocked' : undefined}>
-          Send test
-        </button>
-      </form>
-      {blocked && (
-        <p id="test-blocked" className="hint">
-          {blocked}
-        </p>
-      )}
-      <p className="hint">The subject starts with [TEST]; the test is not tracked and not counted.</p>
-      <ErrorNote error={send.isError ? errorText(send.error) : null} />
-      {send.isSuccess && <p role="status">{send.data.message}.</p>}
-    </section>
-  );
-}
 
 function Field({ label, value, onChange, type = 'text', required = false, hint }: { label: string; value: string; onChange(v: string): void; type?: string; required?: boolean; hint?: string }) {
   return (
@@ -151,11 +121,7 @@ function Editor({ saved }: { saved: Template | null }) {
               ))}
             </select>
           </label>
-          <label>
-            HTML body
-            <textarea required rows={18} spellCheck={false} value={draft.body} onChange={(e) => set('body')(e.target.value)} />
-            <span className="hint">{'{{name}} is HTML-escaped, {{{name}}} inserted as is; {{unsubscribeUrl}}, {{manageUrl}}, {{email}} and data fields are there'}</span>
-          </label>
+          <BodyEditor value={draft.body} onChange={set('body')} />
           <ErrorNote error={save.isError ? errorText(save.error) : duplicate.isError ? errorText(duplicate.error) : removeFailure} />
           <p role="status" className="hint">
             {save.isPending ? 'Saving…' : unsaved ? 'Unsaved changes' : save.isSuccess ? 'Saved' : ''}
@@ -177,8 +143,12 @@ function Editor({ saved }: { saved: Template | null }) {
           </div>
         </form>
         <div>
-          <TemplatesPreview subject={draft.subject} body={draft.body} />
-          <TestSend templateId={saved?.id ?? null} unsaved={unsaved} />
+          <EmailPreview path="/templates/preview" draft={{ subject: draft.subject, body: draft.body }} />
+          <TestSend
+            path={saved ? `/templates/${saved.id}/test` : null}
+            blocked={saved === null ? 'Save the template first: a test sends the saved template.' : unsaved ? 'Save your changes first: a test sends the saved template.' : null}
+            note="The subject starts with [TEST]; the test is not tracked and not counted."
+          />
         </div>
       </div>
       <ConfirmDialog open={confirming} title={`Delete ${saved?.name ?? ''}?`} confirmLabel="Delete template" busy={remove.isPending} onConfirm={() => remove.mutate()} onCancel={() => setConfirming(false)}>

@@ -1,12 +1,13 @@
-// The live preview of a template being edited: rendered by the daemon exactly as a send to the
-// chosen contact would be (POST /templates/preview, nothing saved), shown in an iframe sandboxed
-// without scripts or our origin. It follows the editor once typing pauses.
+// The preview of an email being written (a template, a campaign): rendered by the daemon exactly as
+// a send to the chosen contact would be (`path`: POST /templates/preview or /campaigns/preview,
+// nothing saved), shown in an iframe sandboxed without scripts or our origin, at a desktop or a
+// mobile width. It follows the editor once typing pauses.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, errorText } from '../api';
 import { ErrorNote } from '../page';
 import { useSession } from '../session';
-import { useDebounced } from '../ui/useDebounced';
+import { useDebounced } from './useDebounced';
 
 interface Rendered {
   subject: string;
@@ -21,6 +22,10 @@ interface ContactChoice {
 
 /** The stand-in the daemon renders for when no contact is chosen. */
 const STAND_IN = 'someone@example.com';
+
+/** The widths a reader sees it at: a desktop mail client's reading pane, a phone held upright. */
+const WIDTHS = { Desktop: '100%', Mobile: '375px' } as const;
+type Width = keyof typeof WIDTHS;
 
 function ContactPicker({ chosen, onChoose }: { chosen: ContactChoice | null; onChoose(c: ContactChoice | null): void }) {
   const { project } = useSession();
@@ -57,20 +62,31 @@ function ContactPicker({ chosen, onChoose }: { chosen: ContactChoice | null; onC
   );
 }
 
-export function TemplatesPreview({ subject, body }: { subject: string; body: string }) {
+/** `draft`: the request body without the contact (subject, body and what else `path` renders). */
+export function EmailPreview({ path, draft }: { path: string; draft: Record<string, unknown> }) {
   const { project } = useSession();
   const [contact, setContact] = useState<ContactChoice | null>(null);
+  const [width, setWidth] = useState<Width>('Desktop');
   // a string, so the debounced value stays equal while nothing changes
-  const settled = useDebounced(JSON.stringify({ subject, body, contactId: contact?.id }), 400);
+  const settled = useDebounced(JSON.stringify({ ...draft, contactId: contact?.id }), 400);
   const preview = useQuery({
-    queryKey: ['template-preview', project?.id, settled],
-    queryFn: () => api<Rendered>('POST', '/templates/preview', JSON.parse(settled) as unknown),
+    queryKey: ['email-preview', project?.id, path, settled],
+    queryFn: () => api<Rendered>('POST', path, JSON.parse(settled) as unknown),
     placeholderData: keepPreviousData,
   });
   return (
     <section aria-labelledby="preview-heading" className="preview">
       <h2 id="preview-heading">Preview</h2>
       <ContactPicker chosen={contact} onChoose={setContact} />
+      <fieldset className="row">
+        <legend>Width</legend>
+        {(Object.keys(WIDTHS) as Width[]).map((w) => (
+          <label key={w} className="inline">
+            <input type="radio" name="preview-width" checked={width === w} onChange={() => setWidth(w)} />
+            {w}
+          </label>
+        ))}
+      </fieldset>
       <p role="status" className="hint">
         {preview.isFetching ? 'Updating the preview…' : ''}
       </p>
@@ -81,7 +97,7 @@ export function TemplatesPreview({ subject, body }: { subject: string; body: str
             Subject: <strong>{preview.data.subject}</strong>
           </p>
           {/* no allow-scripts, no allow-same-origin: the email's HTML runs nothing and reaches nothing of ours */}
-          <iframe title="Email preview" sandbox="" srcDoc={preview.data.html} />
+          <iframe title="Email preview" sandbox="" srcDoc={preview.data.html} style={{ width: WIDTHS[width] }} />
           <p className="hint">As a send renders it, untracked; unsubscribe, subscribe and manage links point to inert *.preview.invalid addresses.</p>
           <details>
             <summary>Text part</summary>
