@@ -4,7 +4,7 @@
 
 /** A leaf key: its JSON Schema, the environment variable that overrides it, and what it means. */
 export interface ConfigLeaf {
-  type: 'string' | 'integer' | 'boolean' | 'array' | ('string' | 'integer' | 'null')[];
+  type: 'string' | 'integer' | 'boolean' | 'array' | 'object' | ('string' | 'integer' | 'null')[];
   default: unknown;
   'x-env': string;
   description: string;
@@ -24,6 +24,9 @@ const leaf = (env: string, type: ConfigLeaf['type'], def: unknown, description: 
   ...rest,
 });
 const group = (properties: Record<string, ConfigLeaf | ConfigGroup>): ConfigGroup => ({ type: 'object', properties });
+
+/** A group holds keys; a leaf (an object-valued one too) has its environment variable. */
+export const isConfigGroup = (node: ConfigLeaf | ConfigGroup): node is ConfigGroup => !('x-env' in node);
 
 const port = { minimum: 0, maximum: 65535 };
 const count = (minimum = 0) => ({ minimum });
@@ -135,6 +138,55 @@ export const CONFIG_SCHEMA: ConfigGroup = group({
       0,
       'bulk (campaign) deliveries started per second per project; transactional mail goes ahead of bulk mail and is never held by this; 0 is no limit',
       count(),
+    ),
+    providers: leaf(
+      'POSTMILL_DELIVERY_PROVIDERS',
+      'object',
+      {},
+      'mailbox providers by MX host suffix, over the built-in ones (google, yahoo, microsoft, apple, gmx, mailru, yandex; docs/operations.md): {"name": {"suffixes": [...], "connections": n, "perConnection": n, "perMinute": n}}, each field optional for a built-in name; the domains a provider hosts share its connections and rate, and its throttling replies suspend its queue. JSON in the environment variable',
+      {
+        additionalProperties: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            suffixes: { type: 'array', minItems: 1, items: { type: 'string', format: 'hostname' } },
+            connections: { type: 'integer', minimum: 1 },
+            perConnection: { type: 'integer', minimum: 1 },
+            perMinute: { type: 'integer', minimum: 0 },
+          },
+        },
+      },
+    ),
+    warmup: group({
+      enabled: leaf(
+        'POSTMILL_DELIVERY_WARMUP_ENABLED',
+        'boolean',
+        false,
+        "warm-up of new sender domains: from a domain's first send, its deliveries per UTC day follow delivery.warmup.schedule; bulk (campaign, workflow) mail over the day's budget waits for the next day, transactional mail is never held (it counts)",
+      ),
+      schedule: leaf(
+        'POSTMILL_DELIVERY_WARMUP_SCHEDULE',
+        'array',
+        [50, 100, 200, 400, 800, 1500, 3000, 6000, 12000, 25000, 50000],
+        "deliveries per day for a sender domain's first days (day 1, day 2...); after the last day, no limit",
+        { minItems: 1, items: { type: 'integer', minimum: 1 } },
+      ),
+    }),
+  }),
+  dkim: group({
+    rotationOverlapDays: leaf(
+      'POSTMILL_DKIM_ROTATION_OVERLAP_DAYS',
+      'integer',
+      7,
+      "days a domain's old DKIM key stays published after a rotation (mail signed with it may still be on its way or checked again); after them its record is reported safe to remove",
+      count(),
+    ),
+    rotateEveryDays: leaf(
+      'POSTMILL_DKIM_ROTATE_EVERY_DAYS',
+      ['integer', 'null'],
+      null,
+      "rotate each verified domain's DKIM key when it has signed this many days (180 is about 6 months): a new key and selector wait for their record in DNS, as after POST /domains/{id}/rotate-key; null is off",
+      count(1),
     ),
   }),
   threads: group({

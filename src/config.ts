@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { hostname as machineHostname } from 'node:os';
-import { CONFIG_SCHEMA, type ConfigGroup, type ConfigLeaf } from './config-schema.js';
+import { CONFIG_SCHEMA, isConfigGroup, type ConfigGroup, type ConfigLeaf } from './config-schema.js';
 import proxyAddr from 'proxy-addr';
 
 export interface Config {
@@ -42,7 +42,13 @@ export interface Config {
     throttlePerMinute: number;
     /** Bulk (campaign) deliveries started per second per project; 0 is no limit. Transactional mail is never held by it. */
     bulkPerSecond: number;
+    /** Mailbox providers over the built-in ones, by name (src/outbound/shaping/providers.ts). */
+    providers: Record<string, { suffixes?: string[]; connections?: number; perConnection?: number; perMinute?: number }>;
+    /** A new sender domain's daily deliveries, from its first send: bulk mail over the day's budget waits for the next day. */
+    warmup: { enabled: boolean; schedule: number[] };
   };
+  /** DKIM key rotation: days an old key stays published after a rotation, and the schedule of rotations (null is off). */
+  dkim: { rotationOverlapDays: number; rotateEveryDays: number | null };
   /** The outbound check the daemon runs by itself (start and daily): the domain whose MX it tries; null is off. */
   doctor: { probeDomain: string | null };
   /** SMTP submission (587) for applications that speak only SMTP; off while `port` is null. */
@@ -121,8 +127,6 @@ const FORMATS: Record<string, { test: (value: string) => boolean; expected: stri
   },
 };
 
-const isGroup = (node: ConfigLeaf | ConfigGroup): node is ConfigGroup => node.type === 'object';
-
 /** The schema ajv checks: groups closed to unknown keys and filled with their leaves' defaults. */
 function ajvSchemaOf(node: ConfigGroup): object {
   return {
@@ -130,7 +134,7 @@ function ajvSchemaOf(node: ConfigGroup): object {
     additionalProperties: false,
     properties: Object.fromEntries(
       Object.entries(node.properties).map(([name, child]) => {
-        if (isGroup(child)) return [name, { ...ajvSchemaOf(child), default: {} }];
+        if (isConfigGroup(child)) return [name, { ...ajvSchemaOf(child), default: {} }];
         const { 'x-env': _env, description: _description, ...schema } = child;
         return [name, schema];
       }),
@@ -146,14 +150,24 @@ const validateConfig = ajv.compile(ajvSchemaOf(CONFIG_SCHEMA));
 /** Every leaf of the schema with its dotted path. */
 export function configLeaves(node: ConfigGroup = CONFIG_SCHEMA, prefix = ''): [string, ConfigLeaf][] {
   return Object.entries(node.properties).flatMap(([name, child]) =>
-    isGroup(child) ? configLeaves(child, `${prefix}${name}.`) : [[`${prefix}${name}`, child] as [string, ConfigLeaf]],
+    isConfigGroup(child) ? configLeaves(child, `${prefix}${name}.`) : [[`${prefix}${name}`, child] as [string, ConfigLeaf]],
   );
 }
 
 /** An environment variable's text as the value its key takes: numbers, booleans and lists are read, '' is null where null is allowed. */
 function fromEnvironment(leaf: ConfigLeaf, text: string): unknown {
   const types: string[] = Array.isArray(leaf.type) ? leaf.type : [leaf.type];
-  if (types.includes('array')) return text.split(',').map((s) => s.trim()).filter(Boolean);
+  if (types.includes('array')) {
+    const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+    return (leaf.items as { type?: string } | undefined)?.type === 'integer' ? items.map((item) => (/^\d+$/.test(item) ? Number(item) : item)) : items;
+  }
+  if (types.includes('object')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
   if (text === '' && types.includes('null')) return null;
   if (types.includes('integer') && /^\d+$/.test(text)) return Number(text);
   if (types.includes('boolean')) return text === 'true' || text === '1' ? true : text === 'false' || text === '0' ? false : text;
@@ -183,7 +197,7 @@ function valueAt(root: unknown, path: string[]): unknown {
   return path.reduce<unknown>((node, part) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), root);
 }
 
-const TYPE_WORDS: Record<string, string> = { integer: 'an integer', boolean: 'true or false', string: 'a string', array: 'a list', null: 'null' };
+const TYPE_WORDS: Record<string, string> = { integer: 'an integer', boolean: 'true or false', string: 'a string', array: 'a list', object: 'an object', null: 'null' };
 
 function typeWording(leaf: ConfigLeaf | undefined): string {
   const types: string[] = leaf ? (Array.isArray(leaf.type) ? leaf.type : [leaf.type]) : ['an object'];
@@ -200,6 +214,10 @@ function describeError(error: ErrorObject, input: unknown, file: string | null):
   // an item of a list is reported as its list
   const leafPath = /^\d+$/.test(parts[parts.length - 1] ?? '') ? parts.slice(0, -1) : parts;
   const leaf = configLeaves().find(([path]) => path === leafPath.join('.'))?.[1];
+  // inside an object-valued key (delivery.providers.NAME.FIELD): ajv's own words
+  if (!leaf && configLeaves().some(([path]) => leafPath.join('.').startsWith(`${path}.`))) {
+    return new ConfigError(`invalid configuration key "${leafPath.join('.')}": ${error.message ?? 'invalid'} (got ${JSON.stringify(valueAt(input, leafPath))})`);
+  }
   const expected =
     error.keyword === 'format'
       ? FORMATS[String(error.params.format)]?.expected

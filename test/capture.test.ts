@@ -96,6 +96,25 @@ test('a send is captured, signed, not sent: delivered, its attempt names the cap
   assert.is(contact.body.subscribed, false);
 });
 
+test('a rotation in capture mode: the new key signs from the next check without DNS, and the captured message verifies with it', async () => {
+  const rotated = await env.daemon.request('POST', `/domains/${domainId}/rotate-key`);
+  assert.is(rotated.status, 202, JSON.stringify(rotated.body));
+  const fresh = rotated.body.records.find((r: any) => r.state === 'pending');
+  const checked = await env.daemon.request('GET', `/domains/${domainId}/verify`);
+  assert.equal(
+    checked.body.records.filter((r: any) => r.purpose === 'dkim').map((r: any) => [r.selector, r.state]),
+    [
+      [fresh.selector, 'active'],
+      [rotated.body.records[0].selector, 'retiring'],
+    ],
+  );
+  assert.is(checked.body.verifiedWithoutDns, true, 'the mark stays');
+  const id = await send('<p>After the rotation</p>');
+  await env.idle();
+  const checks = await env.daemon.request('GET', `/emails/${id}/checks`);
+  assert.equal(checks.body.dkim.map((d: any) => [d.selector, d.result, d.keyFrom]), [[fresh.selector, 'pass', 'domain records']]);
+});
+
 test('spam content scores with the rules that fired', async () => {
   const id = await send('<p>SPAM-MARKER</p>');
   await env.idle();

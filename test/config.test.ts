@@ -25,6 +25,13 @@ test('defaults of every key, and the environment read by type', () => {
   assert.is(config.http.port, 3000);
   assert.is(config.delivery.perDomainConcurrency, 20);
   assert.equal(config.dns.servers, []);
+  assert.equal(config.delivery.providers, {});
+  assert.equal(config.delivery.warmup, { enabled: false, schedule: [50, 100, 200, 400, 800, 1500, 3000, 6000, 12000, 25000, 50000] });
+  assert.equal(loadConfig(null, { POSTMILL_DELIVERY_WARMUP_SCHEDULE: '10, 20', POSTMILL_DELIVERY_PROVIDERS: '{"google":{"perMinute":60}}' }).delivery, {
+    ...config.delivery,
+    providers: { google: { perMinute: 60 } },
+    warmup: { enabled: false, schedule: [10, 20] },
+  });
   const env = loadConfig(null, {
     POSTMILL_HTTP_PORT: '0',
     POSTMILL_DNS_SERVERS: '127.0.0.1:5353, ::1',
@@ -65,6 +72,11 @@ test('invalid values and unknown keys stop the start with one line naming the ke
     [{}, { http: { port: 1, prot: 2 } }, /unknown configuration key "http\.prot" in /],
     [{}, { smtp: { maxSize: 10 } }, /"smtp\.maxSize": expected an integer from 1024/],
     [{}, { http: 'x' }, /"http"/],
+    [{}, { delivery: { providers: { google: { connections: 0 } } } }, /"delivery\.providers\.google\.connections": must be >= 1 \(got 0\)/],
+    [{}, { delivery: { providers: { acme: { suffixes: ['not a host'] } } } }, /"delivery\.providers\.acme\.suffixes": must match format "hostname"/],
+    [{}, { delivery: { providers: { google: { burst: 2 } } } }, /unknown configuration key "delivery\.providers\.google\.burst"/],
+    [{ POSTMILL_DELIVERY_PROVIDERS: '{google' }, null, /"delivery\.providers": expected an object/],
+    [{ POSTMILL_DELIVERY_WARMUP_SCHEDULE: '50,x' }, null, /"delivery\.warmup\.schedule": expected a list/],
     [{}, '[1]', /must hold a JSON object/],
     [{}, '{', /cannot read configuration file/],
   ];

@@ -92,6 +92,7 @@ test("from the Campaigns navigation to a campaign's analytics: results, periods,
   const tab = await signedIn('/overview');
   const { page } = tab;
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Campaigns' }).click();
+  await page.getByRole('navigation', { name: 'Campaigns' }).getByRole('link', { name: 'Compare' }).click();
   await page.getByRole('heading', { name: 'Compare campaigns', level: 1 }).waitFor();
   await page.getByRole('link', { name: 'Analytics of Spring news' }).click();
   await page.getByRole('heading', { name: 'Analytics: Spring news', level: 1 }).waitFor();

@@ -1,8 +1,9 @@
 // The console's everyday pages in Debian's Chromium against the real daemon: the overview's numbers
-// equal the API's; a CSV import's progress and its rejected row; finding a contact by search and by
-// a data field, opening and editing it; a bulk unsubscribe; removing a suppression as ADMIN, and a
-// MEMBER who sees no Remove button and whose direct call is 403. Elements are found by role and
-// accessible name. (docs/console/'s screenshots come from scripts/console-screenshots.mjs.)
+// equal the API's, and its sender health card (ADMIN only); a CSV import's progress and its
+// rejected row; finding a contact by search and by a data field, opening and editing it; a bulk
+// unsubscribe; removing a suppression as ADMIN, and a MEMBER who sees no Remove button and whose
+// direct call is 403. Elements are found by role and accessible name. (docs/console/'s screenshots
+// come from scripts/console-screenshots.mjs.)
 import type { Browser } from 'playwright-core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -61,7 +62,17 @@ test('the overview shows the numbers the API gives, the queue and the alerts', a
   await alerts.getByText('of the emails sent in the last 7 days bounced (2 of 5)').waitFor();
   await page.getByRole('radio', { name: 'Last 30 days' }).check();
   await page.getByRole('table', { name: 'Totals of the last 30 days' }).waitFor();
+  // a card per sender domain: 2 of 5 bounced is over the providers' limit
+  const card = page.getByRole('region', { name: 'Sender health' }).getByRole('article', { name: 'pages.test' });
+  await card.getByText('Critical: over the providers’ limit').waitFor();
+  assert.is(await card.getByText('40.00%').count(), 2, 'the bounce rate over 7 and 30 days');
+  assert.is(await card.getByText('target under 0.10%, limit 0.30%').count(), 2, "the complaint rate's thresholds");
   noProblems(tab);
+  // a MEMBER's overview has no sender health (GET /domains is an ADMIN's)
+  const member = await signedIn('MEMBER', '/');
+  await member.page.getByRole('region', { name: 'Needs your attention' }).waitFor();
+  assert.is(await member.page.getByRole('heading', { name: 'Sender health' }).count(), 0);
+  noProblems(member);
 });
 
 test('import a CSV: the progress finishes, a rejected row shows its reason', async () => {

@@ -1,77 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ShiftableClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
-import { assemble } from '../src/assembly.js';
-import { BulkPacer } from '../src/outbound/bulk-pacer.js';
+import { Pacer } from '../src/outbound/pacer.js';
 import { Fanouts } from '../src/outbound/fanouts.js';
 import { bulkPlaces, FANOUT_BULK_PLACES } from '../src/outbound/deliver-job.js';
-import { packMessage } from '../src/emails/packing.js';
-import { queueEmail } from '../src/outbound/queue.js';
-import { newEmailRecord } from '../src/emails/store.js';
-import type { Lane } from '../src/jobs/types.js';
-import { composeMessage } from '../src/compose/mime.js';
-import { openStore } from '../src/store/db.js';
 import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
 import { metric } from './helpers/metrics.js';
-
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-
-/**
- * Queues emails the way the campaign fan-out will, through queueEmail with a lane, straight into
- * the store of the stopped daemon (for the daemon's project unless another is named).
- */
-async function queueDirect(env: MailEnv, lane: Lane, recipients: string[], projectId = env.daemon.project.id): Promise<void> {
-  const db = openStore(join(env.daemon.dataDir, 'store'));
-  const parts = assemble({ db, clock: new ShiftableClock(), config: loadConfig(null, {}), log: quiet });
-  const ctx = parts.core;
-  try {
-    ctx.bus.tx(() => {
-      for (const to of recipients) {
-        const id = randomUUID();
-        const composed = composeMessage({
-          emailId: id,
-          hostname: 'mx.postmill.test',
-          date: new Date(),
-          from: { email: 'news@sender.test', name: null },
-          to: { email: to, name: null },
-          replyTo: null,
-          subject: 'Campaign',
-          html: '<p>News</p>',
-          attachments: [],
-          headers: {},
-          unsubscribe: null,
-        });
-        const email = newEmailRecord(
-          {
-            id,
-            projectId,
-            contactId: null,
-            templateId: null,
-            campaignId: null,
-            sourceType: lane === 'bulk' ? 'CAMPAIGN' : 'TRANSACTIONAL',
-            messageType: 'TRANSACTIONAL',
-            to,
-            from: 'news@sender.test',
-            fromName: null,
-            replyTo: null,
-            subject: 'Campaign',
-            senderDomain: 'sender.test',
-            messageId: composed.messageId,
-            status: 'queued',
-          },
-          ctx.clock.now(),
-        );
-        queueEmail(ctx, email, packMessage(composed.raw), lane);
-      }
-    });
-  } finally {
-    await parts.close();
-    db.close();
-  }
-}
+import { queueDirect } from './helpers/queue-direct.js';
 
 const bulkRecipients = (n: number) => Array.from({ length: n }, (_, i) => `bulk${i}@rcpt.test`);
 const sendTransactional = async (env: MailEnv, to: string) => {
@@ -194,7 +129,7 @@ test('with both the throttle and the bulk pace, a job the pacer sends back takes
 
 test('the bulk pacer: a second of tokens, then each job gets its own slot and goes when it comes', () => {
   const clock = new ShiftableClock();
-  const pacer = new BulkPacer(clock, 10);
+  const pacer = new Pacer(clock, 10);
   for (let i = 0; i < 10; i++) assert.is(pacer.take('p1'), null);
   const now = clock.now();
   const slots = [pacer.take('p1')!, pacer.take('p1')!, pacer.take('p1')!];
@@ -203,7 +138,7 @@ test('the bulk pacer: a second of tokens, then each job gets its own slot and go
   assert.is(pacer.take('p2'), null, 'another project has its own rate');
   clock.advance(slots[0]! - clock.now());
   assert.is(pacer.take('p1'), null, 'a job back at its slot goes');
-  assert.is(new BulkPacer(clock, 0).take('p1'), null, '0 is no limit');
+  assert.is(new Pacer(clock, 0).take('p1'), null, '0 is no limit');
 });
 
 test('while a campaign fans out, bulk mail keeps to a few places; the share comes back however the fan-out ends', async () => {

@@ -17,7 +17,7 @@ const { privateKey, publicKey } = generateKeyPairSync('rsa', {
   privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   publicKeyEncoding: { type: 'spki', format: 'der' },
 });
-const key = { domainName: 'sender.test', keySelector: 'sel', privateKey };
+const key: DkimSigning = { domainName: 'sender.test', keys: [{ keySelector: 'sel', privateKey }] };
 const record = `v=DKIM1; k=rsa; p=${publicKey.toString('base64')}`;
 
 async function verifies(raw: Buffer): Promise<boolean> {
@@ -88,6 +88,35 @@ test('folded and repeated headers: the bottom instance is signed first, copies b
   const text = signed.toString('latin1');
   assert.is(await verifies(Buffer.from(text.replace('X-Tag: one', 'X-Tag: 1'), 'latin1')), false, 'each instance is signed');
   assert.is(await verifies(Buffer.from(text.replace('References: <a@x>', 'References: <z@x>'), 'latin1')), false, 'folded value is signed');
+});
+
+test('two keys: an rsa-sha256 and an ed25519-sha256 signature (RFC 8463), each verifying on its own with its record', async () => {
+  const ed = generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'der' } });
+  const edRecord = `v=DKIM1; k=ed25519; p=${ed.publicKey.subarray(-32).toString('base64')}`;
+  const signing: DkimSigning = { domainName: 'sender.test', keys: [{ keySelector: 'sel', privateKey }, { keySelector: 'ed', privateKey: ed.privateKey }] };
+  const raw = Buffer.from(`${header}\r\nHello  there\r\n`, 'latin1');
+  const signed = signMessage(raw, signing, Date.now());
+  const fields = signed.toString('latin1').split('\r\n\r\n')[0]!.replace(/\r\n[ \t]/g, ' ').split('\r\n').filter((f) => f.startsWith('DKIM-Signature:'));
+  assert.equal(fields.map((f) => [/ a=([^;]+);/.exec(f)?.[1], / s=([^;]+);/.exec(f)?.[1]]), [
+    ['rsa-sha256', 'sel'],
+    ['ed25519-sha256', 'ed'],
+  ]);
+  const results = async (published: Record<string, string>) =>
+    (
+      await dkimVerify(signed, {
+        resolver: async (name: string) => {
+          const record = published[name];
+          if (!record) throw Object.assign(new Error('no such name'), { code: 'ENOTFOUND' });
+          return [[record]];
+        },
+      })
+    ).results.map((r) => [r.selector, r.status.result]);
+  assert.equal(await results({ 'sel._domainkey.sender.test': record, 'ed._domainkey.sender.test': edRecord }), [
+    ['sel', 'pass'],
+    ['ed', 'pass'],
+  ]);
+  // each stands alone: without the RSA record the Ed25519 signature still passes
+  assert.equal((await results({ 'ed._domainkey.sender.test': edRecord }))[1], ['ed', 'pass']);
 });
 
 test.run();

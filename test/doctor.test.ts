@@ -9,6 +9,7 @@ import { startNtpServer, type TestNtpServer } from './helpers/ntp-server.js';
 interface Check {
   name: string;
   ok: boolean;
+  warning: boolean;
   detail: string;
   fix: string | null;
 }
@@ -50,9 +51,15 @@ test('a correct install passes every check and exits 0', async () => {
   assert.is(r.status, 0);
   assert.equal(
     r.checks.map((c) => c.name),
-    ['dns', 'outbound-smtp', 'reverse-dns', 'domain acme.test', 'public-url', 'clock'],
+    ['dns', 'outbound-smtp', 'reverse-dns', 'domain acme.test', 'alignment acme.test', 'public-url', 'clock'],
   );
-  assert.ok(r.checks.every((c) => Object.keys(c).sort().join() === 'detail,fix,name,ok' && c.fix === null));
+  assert.ok(r.checks.every((c) => Object.keys(c).sort().join() === 'detail,fix,name,ok,warning'));
+  assert.ok(r.checks.filter((c) => c.name !== 'alignment acme.test').every((c) => !c.warning && c.fix === null));
+  // the records POST /domains hands out start DMARC at p=none: aligned, and a warning to tighten it
+  const alignment = r.byName('alignment acme.test');
+  assert.equal([alignment.ok, alignment.warning], [true, true]);
+  assert.match(alignment.detail, 'DKIM (d=acme.test) and SPF (bounces.acme.test, relaxed) align with From acme.test; DMARC at _dmarc.acme.test: p=none');
+  assert.match(alignment.fix!, 'p=quarantine');
   assert.match(r.byName('dns').detail, `${env.dns.address} answers (2 root name servers)`);
   assert.match(r.byName('outbound-smtp').detail, '220');
   assert.match(r.byName('reverse-dns').detail, '127.0.0.1 <-> mx.postmill.test');
@@ -70,7 +77,9 @@ test('what a new install gets wrong: each failure says how to fix it, and the ex
     const r = await doctor({ POSTMILL_PUBLIC_URL: 'http://127.0.0.1:1' }, 'blocked.test');
     assert.is(r.status, 1);
     const fails = Object.fromEntries(r.checks.filter((c) => !c.ok).map((c) => [c.name, c]));
-    assert.equal(Object.keys(fails).sort(), ['clock', 'domain forgotten.test', 'outbound-smtp', 'public-url', 'reverse-dns']);
+    assert.equal(Object.keys(fails).sort(), ['alignment forgotten.test', 'clock', 'domain forgotten.test', 'outbound-smtp', 'public-url', 'reverse-dns']);
+    assert.match(fails['alignment forgotten.test']!.detail, 'no DMARC record at _dmarc.forgotten.test; DKIM does not verify');
+    assert.match(fails['alignment forgotten.test']!.fix!, 'TXT _dmarc.forgotten.test = v=DMARC1');
     assert.match(fails.clock!.detail, 'behind');
     assert.match(fails.clock!.fix!, 'timedatectl set-ntp true');
     assert.match(fails['reverse-dns']!.detail, 'vps-1234.provider.test');
@@ -113,12 +122,12 @@ test('DNS that does not answer: the dns check says so, the checks that look name
       assert.is(r.status, 1, r.stderr);
       const checks = (JSON.parse(r.stdout) as { checks: Check[] }).checks;
       const byName = Object.fromEntries(checks.map((check) => [check.name, check]));
-      assert.equal(Object.keys(byName), ['dns', 'outbound-smtp', 'reverse-dns', 'domain acme.test', 'public-url', 'clock']);
+      assert.equal(Object.keys(byName), ['dns', 'outbound-smtp', 'reverse-dns', 'domain acme.test', 'alignment acme.test', 'public-url', 'clock']);
       assert.is(byName.dns!.ok, false);
       assert.match(byName.dns!.detail, c.says);
       assert.match(byName.dns!.fix!, 'dns.servers');
-      for (const name of ['outbound-smtp', 'reverse-dns', 'domain acme.test', 'clock']) {
-        assert.equal(byName[name], { name, ok: false, detail: 'not checked: DNS does not answer (see the dns check)', fix: 'Fix the dns check first, then run the doctor again' });
+      for (const name of ['outbound-smtp', 'reverse-dns', 'domain acme.test', 'alignment acme.test', 'clock']) {
+        assert.equal(byName[name], { name, ok: false, warning: false, detail: 'not checked: DNS does not answer (see the dns check)', fix: 'Fix the dns check first, then run the doctor again' });
       }
       assert.ok(byName['public-url']!.ok, 'what needs no DNS of dns.servers is still checked');
       assert.not.match(r.stdout, 'probe-domain');
@@ -149,6 +158,63 @@ test('relay mode checks the relay instead of port 25; the human output names eac
   });
   assert.is(human.status, 0, human.stdout + human.stderr);
   for (const name of ['dns', 'outbound-smtp', 'reverse-dns', 'domain acme.test', 'public-url', 'clock']) assert.match(human.stdout, `ok    ${name}:`);
+  assert.match(human.stdout, 'warn  alignment acme.test:');
+});
+
+test('DMARC alignment and policy of each sending domain: a policy that acts passes, none or strict SPF warns, no record fails', async () => {
+  const domains = ['reject.test', 'strict.test', 'nodmarc.test', 'sub.orgpolicy.test'];
+  const registered = [];
+  for (const domain of domains) registered.push(await env.verifySender(domain));
+  env.dns.set('_dmarc.reject.test', 'TXT', ['v=DMARC1; p=reject; rua=mailto:d@reject.test']);
+  env.dns.set('_dmarc.strict.test', 'TXT', ['v=DMARC1; p=quarantine; aspf=s']);
+  env.dns.set('_dmarc.nodmarc.test', 'TXT', ['v=spf1 -all']);
+  // a subdomain without a record of its own takes its organizational domain's policy
+  env.dns.set('_dmarc.sub.orgpolicy.test', 'TXT', []);
+  env.dns.set('_dmarc.orgpolicy.test', 'TXT', ['v=DMARC1; p=reject']);
+  try {
+    const r = await doctor();
+    const reject = r.byName('alignment reject.test');
+    assert.equal([reject.ok, reject.warning, reject.fix], [true, false, null]);
+    assert.match(reject.detail, 'p=reject');
+    const strict = r.byName('alignment strict.test');
+    assert.equal([strict.ok, strict.warning], [true, true]);
+    assert.match(strict.detail, 'DKIM (d=strict.test) align with From strict.test');
+    assert.match(strict.detail, 'aspf=s: SPF of bounces.strict.test cannot align');
+    const none = r.byName('alignment nodmarc.test');
+    assert.equal([none.ok, none.warning], [false, false]);
+    assert.match(none.detail, 'no DMARC record at _dmarc.nodmarc.test');
+    assert.match(none.fix!, 'Gmail and Yahoo require');
+    const org = r.byName('alignment sub.orgpolicy.test');
+    assert.equal([org.ok, org.warning], [true, false]);
+    assert.match(org.detail, 'DMARC at _dmarc.orgpolicy.test: p=reject');
+    assert.is(r.status, 1, 'the domain without DMARC fails the run');
+  } finally {
+    for (const d of registered) await env.daemon.request('DELETE', `/domains/${d.id}`);
+  }
+});
+
+test('a DKIM rotation: a new key not yet published is advice, the replaced key is required while its overlap lasts', async () => {
+  const acme = (await env.daemon.request('GET', '/domains')).body.data.find((d: { domain: string }) => d.domain === 'acme.test');
+  const rotated = await env.daemon.request('POST', `/domains/${acme.id}/rotate-key`);
+  assert.is(rotated.status, 202, JSON.stringify(rotated.body));
+  const [old, fresh] = rotated.body.records as { name: string; value: string; state: string }[];
+  assert.is(fresh!.state, 'pending');
+  const waiting = await doctor();
+  assert.ok(waiting.byName('domain acme.test').ok, JSON.stringify(waiting.byName('domain acme.test')));
+  assert.match(waiting.byName('domain acme.test').detail, `No TXT record found at ${fresh!.name}`);
+
+  env.dns.set(fresh!.name, 'TXT', [fresh!.value]);
+  assert.equal((await env.daemon.request('GET', `/domains/${acme.id}/verify`)).body.records.slice(0, 2).map((r: { state: string }) => r.state), ['active', 'retiring']);
+  env.dns.set(old!.name, 'TXT', []);
+  try {
+    const removedEarly = await doctor();
+    assert.is(removedEarly.status, 1);
+    assert.not.ok(removedEarly.byName('domain acme.test').ok);
+    assert.match(removedEarly.byName('domain acme.test').fix!, `TXT ${old!.name}`);
+  } finally {
+    env.dns.set(old!.name, 'TXT', [old!.value]);
+  }
+  assert.ok((await doctor()).byName('domain acme.test').ok);
 });
 
 test.run();

@@ -249,7 +249,7 @@ test("GET /domains/project/{projectId}: the key's own project only, verified and
     ],
   );
   for (const item of list.body.data) {
-    assert.equal(Object.keys(item).sort(), ['createdAt', 'domain', 'failureReason', 'id', 'lastCheckedAt', 'records', 'status', 'updatedAt', 'verified', 'verifiedWithoutDns']);
+    assert.equal(Object.keys(item).sort(), ['createdAt', 'domain', 'failureReason', 'health', 'id', 'lastCheckedAt', 'records', 'status', 'updatedAt', 'verified', 'verifiedWithoutDns', 'warmup']);
     assert.is(item.records.length, 4);
   }
   assert.is(list.body.data[1].lastCheckedAt, null);

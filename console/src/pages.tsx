@@ -53,6 +53,7 @@ export const PAGES: PageRoute[] = [
   { path: 'settings/keys', section: 'Settings', label: 'API keys', role: 'ADMIN', element: lazyPage(() => import('./pages/SettingsKeys').then((m) => m.SettingsKeysPage)) },
   { path: 'settings/webhooks', section: 'Settings', label: 'Webhooks', role: 'ADMIN', element: lazyPage(() => import('./pages/SettingsWebhooks').then((m) => m.SettingsWebhooksPage)) },
   { path: 'settings/tracking', section: 'Settings', label: 'Tracking', role: 'ADMIN', element: lazyPage(() => import('./pages/SettingsTracking').then((m) => m.SettingsTrackingPage)) },
+  { path: 'settings/dkim', section: 'Settings', label: 'DKIM signing', role: 'ADMIN', element: lazyPage(() => import('./pages/SettingsDkim').then((m) => m.SettingsDkimPage)) },
   { path: 'settings/members', section: 'Settings', label: 'Members', role: 'OWNER', element: <MembersPage /> },
   { path: 'outbox', section: 'Outbox', label: 'Outbox', role: 'ADMIN', captureOnly: true, element: lazyPage(() => import('./pages/Outbox').then((m) => m.OutboxPage)) },
   { path: 'outbox/:id', section: 'Outbox', label: 'Captured message', role: 'ADMIN', captureOnly: true, detail: true, element: lazyPage(() => import('./pages/MessageSource').then((m) => m.OutboxMessagePage)) },

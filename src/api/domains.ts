@@ -5,9 +5,12 @@ import type { Guards } from './guards/guards.js';
 import { projectOf, type ApiState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { describe } from '../http/openapi/describe.js';
-import { presentDomain } from '../domains/present.js';
-import { deleteDomain, markVerifiedWithoutDns, registerDomain, verifyDomain } from '../domains/service.js';
+import { readSenderHealth } from '../domains/health.js';
+import { domainPresenter } from '../domains/present.js';
+import { rotateDomainKey } from '../domains/rotation.js';
+import { deleteDomain, getDomain, markVerifiedWithoutDns, registerDomain, verifyDomain } from '../domains/service.js';
 import { listProjectDomains, type Domain } from '../domains/store.js';
+import { warmupState } from '../outbound/warmup.js';
 import type { Dns } from '../dns/resolver.js';
 
 export function domainRoutes(core: Core, dns: Dns, guards: Guards): Router<ApiState> {
@@ -16,7 +19,14 @@ export function domainRoutes(core: Core, dns: Dns, guards: Guards): Router<ApiSt
   const secret = guards.key('secret', { role: 'ADMIN' });
   // A GET, but the check stores its outcome (status, record flags): a write for a disabled project.
   const secretWrite = guards.key('secret', { access: 'write', role: 'ADMIN' });
-  const present = (d: Domain) => presentDomain(d, core.config.hostname);
+  const records = domainPresenter(core);
+  // what the domain's mail has met: its warm-up today and its bounce and complaint rates
+  const withMail = <T extends object>(d: Domain, shown: T) => {
+    const now = core.clock.now();
+    return { ...shown, warmup: warmupState(core.db, core.config.delivery.warmup, d.projectId, d.domain, now), health: readSenderHealth(core.db, d.projectId, d.domain, now) };
+  };
+  const present = (d: Domain) => withMail(d, records.one(d));
+  const presentAll = (projectId: string, domains: Domain[]) => records.list(projectId, domains).map((shown, i) => withMail(domains[i]!, shown));
 
   router.post('/domains', describe({ summary: 'Register a sender domain', body: 'domain-create', answers: { 201: 'Domain' } }), secret, async (ctx) => {
     const { domain } = validate<{ domain: string }>('domain-create', ctx.state.body);
@@ -24,7 +34,7 @@ export function domainRoutes(core: Core, dns: Dns, guards: Guards): Router<ApiSt
     ctx.body = present(await registerDomain(core, projectOf(ctx).id, domain));
   });
 
-  const list = (projectId: string) => ({ data: listProjectDomains(core.db, projectId).map(present) });
+  const list = (projectId: string) => ({ data: presentAll(projectId, listProjectDomains(core.db, projectId)) });
 
   router.get('/domains', describe({ summary: "The project's sender domains (as /domains/project/{projectId})", answers: { 200: 'DomainList' } }), secret, (ctx) => {
     ctx.body = list(projectOf(ctx).id);
@@ -36,6 +46,15 @@ export function domainRoutes(core: Core, dns: Dns, guards: Guards): Router<ApiSt
     ctx.body = list(project.id);
   });
 
+  router.get(
+    '/domains/:id',
+    describe({ summary: 'One sender domain', description: 'As the last check left it: a record per DKIM key and its state, the warm-up and the sender health', answers: { 200: 'Domain' } }),
+    secret,
+    (ctx) => {
+      ctx.body = present(getDomain(core, projectOf(ctx).id, ctx.params.id!));
+    },
+  );
+
   router.get('/domains/:id/verify', describe({ summary: 'Check the DNS records now', answers: { 200: 'Domain' } }), secretWrite, async (ctx) => {
     ctx.body = present(await verifyDomain(core, dns, projectOf(ctx).id, ctx.params.id!));
   });
@@ -46,6 +65,22 @@ export function domainRoutes(core: Core, dns: Dns, guards: Guards): Router<ApiSt
     secret,
     (ctx) => {
       ctx.body = present(markVerifiedWithoutDns(core, projectOf(ctx).id, ctx.params.id!));
+    },
+  );
+
+  router.post(
+    '/domains/:id/rotate-key',
+    describe({
+      summary: 'Rotate the DKIM key',
+      description:
+        'A new key and selector (state pending) for each algorithm the domain signs with; it signs from the first check that finds its record in DNS, ' +
+        'and the old key stays published (state retiring) for dkim.rotationOverlapDays, then is reported safe to remove. 409 while a new key is pending',
+      answers: { 202: 'Domain' },
+    }),
+    secret,
+    async (ctx) => {
+      ctx.status = 202;
+      ctx.body = present(await rotateDomainKey(core, projectOf(ctx).id, ctx.params.id!));
     },
   );
 

@@ -8,11 +8,12 @@ import { validate } from '../http/validate.js';
 import { describe } from '../http/openapi/describe.js';
 import { rotateKeys, setProjectTracking } from '../projects/service.js';
 import { findPublicKey, getProject } from '../projects/store.js';
+import { setEd25519Signing } from '../domains/rotation.js';
 
 /**
  * `/users/@me/...`: the admin token may act on any project, a project's secret key (or an ADMIN of
- * the console) on its own project only. `/settings/keys` and `/settings/tracking`: the project's
- * own keys and tracking, an ADMIN's business.
+ * the console) on its own project only. `/settings/keys`, `/settings/tracking` and `/settings/dkim`:
+ * the project's own keys, tracking and signing, an ADMIN's business.
  */
 export function projectRoutes(core: Core, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
@@ -54,6 +55,26 @@ export function projectRoutes(core: Core, guards: Guards): Router<ApiState> {
       const { trackTransactional } = validate<{ trackTransactional: boolean }>('tracking-settings', ctx.state.body);
       const project = foundOr404(setProjectTracking(core.db, core.clock, projectOf(ctx).id, trackTransactional), 'Project');
       ctx.body = { trackTransactional: project.trackTransactional };
+    },
+  );
+
+  router.get('/settings/dkim', describe({ summary: 'DKIM signing settings', answers: { 200: 'DkimSettings' } }), admin, (ctx) => {
+    ctx.body = { dkimEd25519: foundOr404(getProject(core.db, projectOf(ctx).id), 'Project').dkimEd25519 };
+  });
+
+  router.patch(
+    '/settings/dkim',
+    describe({
+      summary: 'Change DKIM signing settings',
+      description: 'On: each domain gets an Ed25519 key (pending) whose record is shown with the domain; it signs beside RSA once the record is seen in DNS. Off: Ed25519 keys stop signing and stay published for dkim.rotationOverlapDays',
+      body: 'dkim-settings',
+      answers: { 200: 'DkimSettings' },
+    }),
+    admin,
+    (ctx) => {
+      const { dkimEd25519 } = validate<{ dkimEd25519: boolean }>('dkim-settings', ctx.state.body);
+      if (!setEd25519Signing(core, projectOf(ctx).id, dkimEd25519)) throw notFound('Project');
+      ctx.body = { dkimEd25519 };
     },
   );
 

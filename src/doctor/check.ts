@@ -1,13 +1,18 @@
-/** One finding of `postmill doctor`: what was checked, what was found and, when it failed, how to fix it. */
+/**
+ * One finding of `postmill doctor`: what was checked, what was found and, when it failed, how to
+ * fix it. A warning passes (the exit stays 0) but says what to improve, and how.
+ */
 export interface Check {
   name: string;
   ok: boolean;
+  warning: boolean;
   detail: string;
   fix: string | null;
 }
 
-export const passed = (name: string, detail: string): Check => ({ name, ok: true, detail, fix: null });
-export const failed = (name: string, detail: string, fix: string): Check => ({ name, ok: false, detail, fix });
+export const passed = (name: string, detail: string): Check => ({ name, ok: true, warning: false, detail, fix: null });
+export const warned = (name: string, detail: string, fix: string): Check => ({ name, ok: true, warning: true, detail, fix });
+export const failed = (name: string, detail: string, fix: string): Check => ({ name, ok: false, warning: false, detail, fix });
 /** A check that needs DNS, while DNS does not answer: its own advice would point the wrong way. */
 export const notChecked = (name: string): Check => failed(name, 'not checked: DNS does not answer (see the dns check)', 'Fix the dns check first, then run the doctor again');
 

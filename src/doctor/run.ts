@@ -6,7 +6,7 @@ import { openStore } from '../store/db.js';
 import { hostAndPort, notChecked, type Check } from './check.js';
 import { checkClock } from './clock.js';
 import { checkDns } from './dns.js';
-import { checkDomains } from './domains.js';
+import { checkDomains, domainCheckNames } from './domains.js';
 import { checkOutbound, outboundNeedsDns } from './outbound.js';
 import { checkPublicUrl } from './public-url.js';
 import { checkReverseDns } from './reverse-dns.js';
@@ -30,12 +30,12 @@ export async function runDoctor(config: Config, options: DoctorOptions): Promise
   const viaDns = (needed: boolean, names: string[], check: () => Promise<Check[]>): Promise<Check[]> =>
     dnsCheck.ok || !needed ? check() : Promise.resolve(names.map(notChecked));
   try {
-    const domainNames = listAllDomains(db).map((d) => `domain ${d.domain}`);
+    const domainNames = listAllDomains(db).flatMap((d) => domainCheckNames(d.domain));
     const checks = await Promise.all([
       viaDns(outboundNeedsDns(config), ['outbound-smtp'], async () => [await checkOutbound(config, dns, options.probeDomain)]),
       viaDns(true, ['reverse-dns'], async () => [await checkReverseDns(dns, config.hostname)]),
       // no domains: nothing to look up, the check says so
-      viaDns(domainNames.length > 0, domainNames, () => checkDomains(db, dns, config.hostname)),
+      viaDns(domainNames.length > 0, domainNames, () => checkDomains(db, dns, config.hostname, { overlapDays: config.dkim.rotationOverlapDays, now: Date.now() })),
       checkPublicUrl(config).then((c) => [c]),
       viaDns(!isIP(hostAndPort(options.ntpServer, 123).host), ['clock'], async () => [await checkClock(dns, options.ntpServer)]),
     ]);

@@ -22,5 +22,6 @@ export function latestCheckResult(db: Db, name: string): StoredCheck | null {
   const row = sql(db, 'SELECT name, ok, detail, fix, checked_at FROM doctor_results WHERE name = ?').get(name) as
     | { name: string; ok: number; detail: string; fix: string | null; checked_at: number }
     | undefined;
-  return row ? { name: row.name, ok: row.ok === 1, detail: row.detail, fix: row.fix, checkedAt: row.checked_at } : null;
+  // a check that passed with advice is a warning
+  return row ? { name: row.name, ok: row.ok === 1, warning: row.ok === 1 && row.fix !== null, detail: row.detail, fix: row.fix, checkedAt: row.checked_at } : null;
 }

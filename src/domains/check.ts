@@ -1,4 +1,5 @@
 import type { Dns } from '../dns/resolver.js';
+import type { DomainKey } from './key-store.js';
 import { bounceName, dkimName, dmarcName } from './records.js';
 import type { Domain, RecordPurpose } from './store.js';
 
@@ -23,19 +24,21 @@ function dkimTags(text: string): Map<string, string> {
   return tags;
 }
 
-function checkDkim(texts: string[], d: Domain): RecordCheck {
-  const name = dkimName(d);
+function checkDkim(texts: string[], domain: string, key: DomainKey): RecordCheck {
+  const name = dkimName(key.selector, domain);
   if (texts.length === 0) return missing(`No TXT record found at ${name}`);
-  const keys = texts
+  const published = texts
     .map(dkimTags)
-    .filter((t) => t.has('p') && (t.get('v') ?? 'DKIM1') === 'DKIM1' && (t.get('k') ?? 'rsa') === 'rsa')
+    .filter((t) => t.has('p') && (t.get('v') ?? 'DKIM1') === 'DKIM1' && (t.get('k') ?? 'rsa') === key.algorithm)
     .map((t) => t.get('p')!);
-  if (keys.length === 0) return missing(`The TXT record at ${name} is not a DKIM RSA key record (v=DKIM1; k=rsa; p=...)`);
-  if (keys.includes(d.publicKey)) return ok;
-  const truncated = keys.find((p) => p.length > 0 && d.publicKey.startsWith(p));
+  if (published.length === 0) {
+    return missing(`The TXT record at ${name} is not a DKIM ${key.algorithm === 'rsa' ? 'RSA' : 'Ed25519'} key record (v=DKIM1; k=${key.algorithm}; p=...)`);
+  }
+  if (published.includes(key.publicKey)) return ok;
+  const truncated = published.find((p) => p.length > 0 && key.publicKey.startsWith(p));
   if (truncated !== undefined) {
     return missing(
-      `The DKIM key at ${name} is truncated (${truncated.length} of ${d.publicKey.length} characters); ` +
+      `The DKIM key at ${name} is truncated (${truncated.length} of ${key.publicKey.length} characters); ` +
         'publish the whole value, split into strings of at most 255 characters if your DNS host asks for that',
     );
   }
@@ -75,14 +78,23 @@ async function judged<T>(name: string, lookup: Promise<T>, judge: (found: T) => 
   return judge(found);
 }
 
-/** Looks up every record the domain should publish and judges each against what we handed out. */
-export async function checkRecords(dns: Dns, d: Domain, hostname: string): Promise<CheckResult> {
+export interface DomainCheck {
+  records: Omit<CheckResult, 'dkim'>;
+  /** Every DKIM key's record by selector. */
+  keys: Map<string, RecordCheck>;
+}
+
+/** Looks up every record the domain should publish, one per DKIM key, and judges each against what we handed out. */
+export async function checkRecords(dns: Dns, d: Domain, keys: DomainKey[], hostname: string): Promise<DomainCheck> {
   const host = hostname.toLowerCase().replace(/\.$/, '');
-  const [dkim, bounce, spf, dmarc] = await Promise.all([
-    judged(dkimName(d), dns.txt(dkimName(d)), (texts) => checkDkim(texts, d)),
+  const [bounce, spf, dmarc, ...keyChecks] = await Promise.all([
     judged(bounceName(d.domain), dns.mx(bounceName(d.domain)), (mx) => checkBounceMx(mx, d.domain, host)),
     judged(bounceName(d.domain), dns.txt(bounceName(d.domain)), (texts) => checkSpf(texts, d.domain, host)),
     judged(dmarcName(d.domain), dns.txt(dmarcName(d.domain)), (texts) => checkDmarc(texts, d.domain)),
+    ...keys.map((key) => {
+      const name = dkimName(key.selector, d.domain);
+      return judged(name, dns.txt(name), (texts) => checkDkim(texts, d.domain, key));
+    }),
   ]);
-  return { dkim, bounce, spf, dmarc };
+  return { records: { bounce: bounce!, spf: spf!, dmarc: dmarc! }, keys: new Map(keys.map((key, i) => [key.selector, keyChecks[i]!])) };
 }

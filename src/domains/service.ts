@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '../core.js';
 import { ApiError, conflict, notFound, validationFailed } from '../errors.js';
-import { checkRecords, type CheckResult } from './check.js';
-import { generateDkimKey } from './keys.js';
+import { checkRecords, type CheckResult, type DomainCheck, type RecordCheck } from './check.js';
+import { keyState } from './key-states.js';
+import { activateKey, deleteKey, insertKey, listDomainKeys, savePublished, type DomainKey } from './key-store.js';
+import { generateEd25519Key, generateRsaKey } from './keys.js';
+import { getProject } from '../projects/store.js';
 import { normalizeDomain } from '../addresses/domain-name.js';
 import {
   deleteDomainRow,
@@ -35,8 +38,9 @@ function assertClaimable(core: Core, projectId: string, domain: string): void {
 }
 
 /**
- * Registers the domain with a fresh DKIM key; it stays pending until its DKIM record is found and
- * expires unproved after CLAIM_TTL_MS.
+ * Registers the domain with a fresh RSA key, which signs once the domain is verified, and an Ed25519
+ * key waiting to be seen in DNS where the project signs with Ed25519. The domain stays pending until
+ * its RSA key's record is found and expires unproved after CLAIM_TTL_MS.
  */
 export async function registerDomain(core: Core, projectId: string, input: string): Promise<Domain> {
   const domain = normalizeDomain(input);
@@ -44,7 +48,7 @@ export async function registerDomain(core: Core, projectId: string, input: strin
     throw validationFailed([{ field: 'domain', message: 'Expected a domain name such as example.com', code: 'invalid_string', received: input }]);
   }
   assertClaimable(core, projectId, domain);
-  const key = await generateDkimKey(core.clock.now());
+  const rsa = await generateRsaKey(core.clock.now());
   return core.bus.tx(() => {
     assertClaimable(core, projectId, domain); // another request may have taken it while the key was generated
     const now = core.clock.now();
@@ -52,7 +56,6 @@ export async function registerDomain(core: Core, projectId: string, input: strin
       id: randomUUID(),
       projectId,
       domain,
-      ...key,
       status: 'pending',
       verifiedWithoutDns: false,
       checks: {},
@@ -62,6 +65,8 @@ export async function registerDomain(core: Core, projectId: string, input: strin
       updatedAt: now,
     };
     insertDomain(core.db, created);
+    insertKey(core.db, created.id, rsa, 'active', now);
+    if (getProject(core.db, projectId)?.dkimEd25519) insertKey(core.db, created.id, generateEd25519Key(now), 'pending', now);
     return created;
   });
 }
@@ -73,31 +78,73 @@ export function getDomain(core: Core, projectId: string, id: string): Domain {
 }
 
 /**
- * The state after a check: verified exactly when the DKIM record matches our key and no other
- * project owns the name (the first to prove it keeps it). A record whose lookup failed keeps its
- * previous flag, so a DNS outage does not stop sending.
+ * The state after a check: verified exactly when the record of the RSA key it signs with matches
+ * and no other project owns the name (the first to prove it keeps it). A record whose lookup failed
+ * keeps its previous flag, so a DNS outage does not stop sending.
  */
-function stateAfter(d: Domain, result: CheckResult, otherOwner: boolean, now: number): CheckState {
+function stateAfter(d: Domain, records: CheckResult, otherOwner: boolean, now: number): CheckState {
   const checks: RecordChecks = {};
-  for (const purpose of RECORD_PURPOSES) checks[purpose] = result[purpose].verified ?? d.checks[purpose] ?? false;
+  for (const purpose of RECORD_PURPOSES) checks[purpose] = records[purpose].verified ?? d.checks[purpose] ?? false;
   if (checks.dkim && otherOwner) {
     const reason = `${d.domain} is verified by another project: a domain belongs to the first project that proves it in DNS`;
     return { status: 'pending', checks, failureReason: reason, lastCheckedAt: now };
   }
-  return { status: checks.dkim ? 'verified' : 'pending', checks, failureReason: result.dkim.reason, lastCheckedAt: now };
+  return { status: checks.dkim ? 'verified' : 'pending', checks, failureReason: records.dkim.reason, lastCheckedAt: now };
+}
+
+/** Pending keys whose record is seen: they start signing now. */
+const seenPending = (keys: DomainKey[], found: DomainCheck) => keys.filter((k) => k.state === 'pending' && found.keys.get(k.selector)?.verified === true);
+
+/** The record of the RSA key that signs after this check: a newly published one, else the active one. */
+function signingRecord(keys: DomainKey[], found: DomainCheck, activated: DomainKey[]): RecordCheck {
+  const signing = activated.find((k) => k.algorithm === 'rsa') ?? keys.find((k) => k.algorithm === 'rsa' && k.state === 'active');
+  return (signing && found.keys.get(signing.selector)) ?? { verified: false, reason: 'The domain has no RSA key to sign with; rotate its key' };
+}
+
+/**
+ * Stores what the check found of each key: a pending key seen in DNS starts signing (the key it
+ * replaces retires, kept published for the overlap), and a retired key whose overlap has passed is
+ * forgotten once its record is gone.
+ */
+function saveKeys(core: Core, d: Domain, keys: DomainKey[], found: DomainCheck, activated: DomainKey[]): void {
+  const now = core.clock.now();
+  for (const key of keys) {
+    const published = found.keys.get(key.selector)?.verified;
+    if (published === null || published === undefined) continue;
+    if (!published && keyState(key, core.config.dkim.rotationOverlapDays, now) === 'safe_to_remove') deleteKey(core.db, d.id, key.selector);
+    else savePublished(core.db, d.id, key.selector, published);
+  }
+  for (const key of activated) {
+    activateKey(core.db, d.id, key.selector, now);
+    core.log.info('DKIM key seen in DNS; signing switches to it', { projectId: d.projectId, domain: d.domain, selector: key.selector, algorithm: key.algorithm });
+  }
 }
 
 /**
  * Checks the DNS now and stores the outcome; null when the domain was deleted meanwhile. In capture
- * mode a domain marked verified without DNS keeps its mark (outside it, the check decides).
+ * mode a domain marked verified without DNS keeps its mark (outside it, the check decides), and a
+ * new key of it signs from this check on: nothing it signs leaves the machine, so no receiver looks
+ * for the record.
  */
 export async function checkDomain(core: Core, dns: Dns, d: Domain): Promise<Domain | null> {
-  if (d.verifiedWithoutDns && core.config.delivery.mode === 'capture') return d;
-  const result = await checkRecords(dns, d, core.config.hostname);
+  const keys = listDomainKeys(core.db, d.projectId, d.id);
+  if (d.verifiedWithoutDns && core.config.delivery.mode === 'capture') {
+    const activated = keys.filter((k) => k.state === 'pending');
+    core.bus.tx(() => activated.forEach((key) => activateKey(core.db, d.id, key.selector, core.clock.now())));
+    return d;
+  }
+  const found = await checkRecords(dns, d, keys, core.config.hostname);
   // From here to the save nothing awaits: no other check can take the name in between.
   const owner = findVerifiedOwner(core.db, d.domain);
-  const state = stateAfter(d, result, owner !== null && owner.id !== d.id, core.clock.now());
-  if (!saveCheck(core.db, d.id, state)) return null;
+  const activated = seenPending(keys, found);
+  const records = { ...found.records, dkim: signingRecord(keys, found, activated) };
+  const state = stateAfter(d, records, owner !== null && owner.id !== d.id, core.clock.now());
+  const saved = core.bus.tx(() => {
+    if (!saveCheck(core.db, d.id, state)) return false;
+    saveKeys(core, d, keys, found, activated);
+    return true;
+  });
+  if (!saved) return null;
   if (d.status === 'verified' && state.status === 'pending') {
     core.log.warn('domain lost its verification; sending from it stops', { projectId: d.projectId, domain: d.domain, reason: state.failureReason });
   }

@@ -12,9 +12,6 @@ export interface Domain {
   projectId: string;
   /** Lower-case ASCII (punycode). */
   domain: string;
-  selector: string;
-  publicKey: string;
-  privateKey: string;
   status: DomainStatus;
   /** Marked verified in capture mode, without DNS: nothing it sends leaves the machine. */
   verifiedWithoutDns: boolean;
@@ -29,9 +26,6 @@ interface DomainRow {
   id: string;
   project_id: string;
   domain: string;
-  selector: string;
-  public_key: string;
-  private_key: string;
   status: DomainStatus;
   verified_without_dns: number;
   checks: string;
@@ -41,15 +35,12 @@ interface DomainRow {
   updated_at: number;
 }
 
-const COLUMNS = 'id, project_id, domain, selector, public_key, private_key, status, verified_without_dns, checks, failure_reason, last_checked_at, created_at, updated_at';
+const COLUMNS = 'id, project_id, domain, status, verified_without_dns, checks, failure_reason, last_checked_at, created_at, updated_at';
 
 const toDomain = (r: DomainRow): Domain => ({
   id: r.id,
   projectId: r.project_id,
   domain: r.domain,
-  selector: r.selector,
-  publicKey: r.public_key,
-  privateKey: r.private_key,
   status: r.status,
   verifiedWithoutDns: r.verified_without_dns === 1,
   checks: parseJson<RecordChecks>(r.checks, {}),
@@ -62,14 +53,11 @@ const toDomain = (r: DomainRow): Domain => ({
 export function insertDomain(db: Db, d: Domain): void {
   sql(
     db,
-    `INSERT INTO domains (${COLUMNS}, verified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO domains (${COLUMNS}, verified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     d.id,
     d.projectId,
     d.domain,
-    d.selector,
-    d.publicKey,
-    d.privateKey,
     d.status,
     d.verifiedWithoutDns ? 1 : 0,
     JSON.stringify(d.checks),

@@ -226,14 +226,15 @@ export function setEmailStatus(db: Db, emailId: string, status: EmailStatus, res
 
 /**
  * Answers how many times this email has now been deferred (the retry schedule's step), or null when
- * it reached a final state meanwhile (its campaign was cancelled): then it is not retried.
+ * it reached a final state meanwhile (its campaign was cancelled): then it is not retried. An
+ * uncounted deferral (a provider's throttling) records the answer without taking a step.
  */
-export function markDeferred(db: Db, emailId: string, response: string, now: number): number | null {
+export function markDeferred(db: Db, emailId: string, response: string, now: number, counted = true): number | null {
   const row = sql(
     db,
-    `UPDATE emails SET status = 'deferred', last_response = ?, deferrals = deferrals + 1, updated_at = ?
+    `UPDATE emails SET status = 'deferred', last_response = ?, deferrals = deferrals + ?, updated_at = ?
      WHERE id = ? AND status NOT IN ('delivered', 'bounced', 'failed', 'suppressed') RETURNING deferrals`,
-  ).get(response, now, emailId) as { deferrals: number } | undefined;
+  ).get(response, counted ? 1 : 0, now, emailId) as { deferrals: number } | undefined;
   return row?.deferrals ?? null;
 }
 

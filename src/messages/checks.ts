@@ -2,7 +2,8 @@
 // verifier inbound mail goes through (mailauth), and SpamAssassin's score where spamd is configured.
 import type { Core } from '../core.js';
 import type { Dns } from '../dns/resolver.js';
-import { dkimName, domainRecords } from '../domains/records.js';
+import { listProjectKeys } from '../domains/key-store.js';
+import { dkimName, dkimValue } from '../domains/records.js';
 import { listProjectDomains } from '../domains/store.js';
 import { spamReport, type SpamReport } from '../inbound/scanners/spamd.js';
 
@@ -28,14 +29,14 @@ export interface EmailChecks {
 
 const absent = (name: string) => Object.assign(new Error(`no TXT record at ${name}`), { code: 'ENOTFOUND' });
 
-/** The project's own DKIM key records by name: what it is told to publish. */
+/** The project's own DKIM key records by name, every key of every domain: what it is told to publish. */
 function ownKeyRecords(core: Core, projectId: string): Map<string, string> {
-  const keys = new Map<string, string>();
+  const records = new Map<string, string>();
+  const keys = listProjectKeys(core.db, projectId);
   for (const d of listProjectDomains(core.db, projectId)) {
-    const record = domainRecords(d, core.config.hostname).find((r) => r.purpose === 'dkim');
-    if (record) keys.set(dkimName(d).toLowerCase(), record.value);
+    for (const key of keys.get(d.id) ?? []) records.set(dkimName(key.selector, d.domain).toLowerCase(), dkimValue(key));
   }
-  return keys;
+  return records;
 }
 
 async function checkDkim(core: Core, dns: Dns, projectId: string, raw: Buffer): Promise<DkimCheck[]> {

@@ -4,6 +4,8 @@ import type { Core } from '../core.js';
 import { storeFile } from '../store/db.js';
 import type { Metrics } from './metrics.js';
 import { jobGroups, type JobGroup } from './store.js';
+import { allSenderCounts, type SenderCount } from '../domains/health-store.js';
+import { HEALTH_WINDOWS, windowHealth, type WindowHealth } from '../domains/health.js';
 
 /** Job kinds of the event reactors (segment tracking, workflow triggers): their queue age is the reactor lag. */
 const REACTOR_PREFIX = 'reactor.';
@@ -16,7 +18,20 @@ const sizeOf = (file: string) => {
   }
 };
 
-/** Gauges read when Prometheus scrapes: the job queue, reactor lag, store and WAL size, and the process's own. */
+const DAY_MS = 86_400_000;
+
+/** Each sender domain's figures over each health window. */
+function sendersHealth(rows: (SenderCount & { domain: string })[], today: number): { domain: string; window: WindowHealth }[] {
+  const byDomain = new Map<string, SenderCount[]>();
+  for (const row of rows) {
+    const counts = byDomain.get(row.domain);
+    if (counts) counts.push(row);
+    else byDomain.set(row.domain, [row]);
+  }
+  return [...byDomain].flatMap(([domain, counts]) => HEALTH_WINDOWS.map((days) => ({ domain, window: windowHealth(counts, today, days) })));
+}
+
+/** Gauges read when Prometheus scrapes: the job queue, reactor lag, sender health, store and WAL size, and the process's own. */
 export function observeDaemon(core: Core, metrics: Metrics): void {
   const registers = [metrics.registry];
   collectDefaultMetrics({ register: metrics.registry });
@@ -25,10 +40,30 @@ export function observeDaemon(core: Core, metrics: Metrics): void {
   let jobs = { at: 0, rows: [] as JobGroup[] };
   // the reads of the scrape take their turns as a project of their own would
   const read = { projectId: 'metrics scrape', budgetMs: core.config.reads.requestBudgetMs };
+  // and one read of the sender counts serves the sender health gauges
+  let senders: { domain: string; window: WindowHealth }[] = [];
   metrics.beforeScrape(async () => {
     const now = core.clock.now();
     jobs = { at: now, rows: await jobGroups(core.reader, read, now) };
+    senders = sendersHealth(await allSenderCounts(core.reader, read, Math.floor(now / DAY_MS) - Math.max(...HEALTH_WINDOWS) + 1), Math.floor(now / DAY_MS));
   });
+  const senderGauge = (name: string, help: string, value: (w: WindowHealth) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['domain', 'window'],
+      registers,
+      collect() {
+        this.reset();
+        for (const { domain, window } of senders) {
+          const v = value(window);
+          if (v !== null) this.set({ domain, window: `${window.days}d` }, v);
+        }
+      },
+    });
+  senderGauge('postmill_sender_sent', 'Emails sent per sender domain over the last 7 and 30 days (UTC days)', (w) => w.sent);
+  senderGauge('postmill_sender_bounce_rate', 'Permanent bounces per email sent, per sender domain, over the last 7 and 30 days', (w) => w.bounceRate);
+  senderGauge('postmill_sender_complaint_rate', 'Spam complaints (ARF) per email sent, per sender domain, over the last 7 and 30 days; providers require under 0.003', (w) => w.complaintRate);
   new Gauge({
     name: 'postmill_jobs',
     help: 'Jobs by kind, lane and status (queued, running, failed)',

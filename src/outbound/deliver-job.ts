@@ -9,7 +9,8 @@ import { verpAddress } from '../emails/verp.js';
 import type { JobHandler, Reschedule } from '../jobs/runner.js';
 import type { Delivery, DeliveryResult } from './engine/deliver.js';
 import { suppressionWithholding } from '../suppressions/policy.js';
-import { BulkPacer } from './bulk-pacer.js';
+import { Pacer } from './pacer.js';
+import { Warmup, type WarmupConfig } from './warmup.js';
 import { retryDelayMs } from './retry-schedule.js';
 import {
   emailStatusOf,
@@ -50,6 +51,8 @@ export interface DeliveryJobOptions {
   maxAgeMs: number;
   /** `delivery.bulkPerSecond`: bulk deliveries started per second per project; 0 or absent is no limit. */
   bulkPerSecond?: number;
+  /** `delivery.warmup`: a new sender domain's daily budget, which bulk mail waits for; off when absent. */
+  warmup?: WarmupConfig;
 }
 
 /** Deliveries claimed (and finished ones written) together once this many places are free. */
@@ -91,7 +94,7 @@ function recordDelivered(core: Core, email: Email, response: string): void {
   });
 }
 
-type Attempted = Exclude<DeliveryResult, { status: 'withdrawn' }>;
+type Attempted = Exclude<DeliveryResult, { status: 'withdrawn' | 'held' }>;
 
 function settle(core: Core, email: Email, message: Outgoing, result: Attempted, maxAgeMs: number): Reschedule | void {
   insertAttempt(core.db, email.id, { at: core.clock.now(), mx: result.host, tls: result.tls, reply: result.response, outcome: result.status });
@@ -103,9 +106,11 @@ function settle(core: Core, email: Email, message: Outgoing, result: Attempted, 
   }
   // Retries send the very bytes signed now (same signature time and body hash).
   if (message.freshlySigned) storeSigned(core.db, email.id, message.head ? Buffer.concat([message.head, message.raw]) : message.raw);
-  const deferrals = markDeferred(core.db, email.id, result.response, now);
+  // A provider's throttling is not the message's fault: it waits for the provider's queue without using up a step of its retries.
+  const throttled = result.resumeAt !== undefined;
+  const deferrals = markDeferred(core.db, email.id, result.response, now, !throttled);
   if (deferrals === null) return;
-  return { retryAt: now + retryDelayMs(deferrals), reason: result.response };
+  return { retryAt: result.resumeAt ?? now + retryDelayMs(deferrals), reason: result.response };
 }
 
 /**
@@ -117,7 +122,8 @@ function settle(core: Core, email: Email, message: Outgoing, result: Attempted, 
  */
 export function deliveryJob(core: Core, opts: DeliveryJobOptions): JobHandler<DeliverPayload> {
   const commit = createCommitter(core.bus, OUTCOME_BATCH);
-  const pacer = new BulkPacer(core.clock, opts.bulkPerSecond ?? 0);
+  const pacer = new Pacer(core.clock, opts.bulkPerSecond ?? 0);
+  const warmup = new Warmup(core.db, core.clock, opts.warmup ?? { enabled: false, schedule: [] });
   const largeMessages = new ByteBudget(LARGE_MESSAGE_BUDGET);
   /** Emails read for jobs just claimed, until their run takes them. */
   const prepared = new Map<string, StoredDelivery>();
@@ -150,7 +156,10 @@ export function deliveryJob(core: Core, opts: DeliveryJobOptions): JobHandler<De
       const bulk = job.lane === 'bulk';
       const paced = bulk ? pacer.take(email.projectId) : null;
       if (paced !== null) return { retryAt: paced, reason: 'delivery.bulkPerSecond' };
+      const warmedUp = warmup.take(email.projectId, email.senderDomain, bulk);
+      if (warmedUp !== null) return { retryAt: warmedUp, reason: `delivery.warmup: the day's budget of ${email.senderDomain} is used` };
       opts.throttle?.hit(email.projectId);
+      let attempted = false;
       // a large message is read only once delivery has room for it
       const release = stored.message ? null : await largeMessages.take(stored.storedSize);
       try {
@@ -164,11 +173,17 @@ export function deliveryJob(core: Core, opts: DeliveryJobOptions): JobHandler<De
           .deliver({ emailId: email.id, from: verpAddress(email.id, email.senderDomain), to: email.to, head: message.head, raw: message.raw, bulk, stillWanted })
           .finally(ended);
         if (result.status === 'withdrawn') return;
+        if (result.status === 'held') return { retryAt: result.until, reason: result.reason };
+        attempted = true;
         opts.metrics.delivery(result.status, email.to);
         opts.summary.record(result.status, email.to, result.response);
-        return await commit(() => settle(core, email, message, result, opts.maxAgeMs));
+        return await commit(() => {
+          warmup.record(email.projectId, email.senderDomain);
+          return settle(core, email, message, result, opts.maxAgeMs);
+        });
       } finally {
         release?.();
+        if (!attempted) warmup.giveBack(email.projectId, email.senderDomain);
       }
     },
   };

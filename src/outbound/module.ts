@@ -14,6 +14,7 @@ import type { Fanouts } from './fanouts.js';
 import { DELIVER_JOB } from './queue.js';
 import { SlidingWindow } from '../limits/sliding-window.js';
 import { DeliverySummary } from './summary.js';
+import { providerRules } from './shaping/providers.js';
 
 export interface OutboundTools {
   /** What hands messages over (outboundDelivery, as the composition root wraps it). */
@@ -37,6 +38,8 @@ export function outboundDelivery(core: Core, dns: Dns): Delivery {
     perDomainConcurrency: config.delivery.perDomainConcurrency,
     // one session per place: a delivery that holds one of its domain's places never queues for a session
     sessionsPerHost: config.delivery.perDomainConcurrency,
+    providers: providerRules(config.delivery.providers),
+    clock,
   });
 }
 
@@ -56,6 +59,7 @@ export function outboundModule(core: Core, tools: OutboundTools): { jobs(runner:
           concurrency: config.delivery.concurrency,
           maxAgeMs: config.delivery.maxAge * 1000,
           bulkPerSecond: config.delivery.bulkPerSecond,
+          warmup: config.delivery.warmup,
         }),
       ),
     close: async () => {

@@ -8,6 +8,8 @@ export interface Project {
   disabled: boolean;
   /** Open and click tracking for TRANSACTIONAL mail (always on for marketing, campaign and workflow mail). */
   trackTransactional: boolean;
+  /** Each domain signs with Ed25519 (RFC 8463) beside RSA. */
+  dkimEd25519: boolean;
   createdAt: number;
 }
 
@@ -16,6 +18,7 @@ interface ProjectRow {
   name: string;
   disabled: number;
   track_transactional: number;
+  dkim_ed25519: number;
   created_at: number;
 }
 
@@ -24,10 +27,11 @@ const toProject = (r: ProjectRow): Project => ({
   name: r.name,
   disabled: r.disabled === 1,
   trackTransactional: r.track_transactional === 1,
+  dkimEd25519: r.dkim_ed25519 === 1,
   createdAt: r.created_at,
 });
 
-const PROJECT_COLUMNS = 'id, name, disabled, track_transactional, created_at';
+const PROJECT_COLUMNS = 'id, name, disabled, track_transactional, dkim_ed25519, created_at';
 
 export function insertProject(db: Db, id: string, name: string, now: number): void {
   sql(db, 'INSERT INTO projects (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)').run(id, name, now, now);
@@ -54,6 +58,10 @@ export function setDisabled(db: Db, id: string, disabled: boolean, now: number):
 
 export function setTrackTransactional(db: Db, id: string, on: boolean, now: number): boolean {
   return sql(db, 'UPDATE projects SET track_transactional = ?, updated_at = ? WHERE id = ?').run(on ? 1 : 0, now, id).changes === 1;
+}
+
+export function setDkimEd25519(db: Db, id: string, on: boolean, now: number): boolean {
+  return sql(db, 'UPDATE projects SET dkim_ed25519 = ?, updated_at = ? WHERE id = ?').run(on ? 1 : 0, now, id).changes === 1;
 }
 
 /** Replaces both keys of a project (old ones stop working at once); the public key is kept to be shown again, the secret one only as a hash. */

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createSocket } from 'node:dgram';
 import { pathToFileURL } from 'node:url';
-import { generateDkimKey } from '../../src/domains/keys.js';
+import { insertKey } from '../../src/domains/key-store.js';
+import { generateRsaKey } from '../../src/domains/keys.js';
 import { insertDomain } from '../../src/domains/store.js';
 import { openStore } from '../../src/store/db.js';
 import { insertTemplate } from '../../src/templates/store.js';
@@ -28,11 +29,11 @@ async function seed(d: TestDaemon, body: string): Promise<string> {
   const db = openStore(join(d.dataDir, 'store'));
   const now = Date.now();
   const templateId = randomUUID();
+  const domainId = randomUUID();
   insertDomain(db, {
-    id: randomUUID(),
+    id: domainId,
     projectId: d.project.id,
     domain: 'bench.test',
-    ...(await generateDkimKey(now)),
     status: 'verified',
     verifiedWithoutDns: false,
     checks: { dkim: true },
@@ -41,6 +42,7 @@ async function seed(d: TestDaemon, body: string): Promise<string> {
     createdAt: now,
     updatedAt: now,
   });
+  insertKey(db, domainId, await generateRsaKey(now), 'active', now);
   insertTemplate(db, {
     id: templateId,
     projectId: d.project.id,

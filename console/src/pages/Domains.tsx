@@ -1,7 +1,8 @@
 // Domains (ADMIN): the project's sender domains, the DNS records each must publish (each with a
-// copy button and its own verified flag), the verification as it changes (polled while a domain is
-// pending: the daemon re-checks every 5 minutes), re-check now, delete with confirmation. In
-// capture mode a domain may be marked verified without DNS, and says so.
+// copy button and its own verified flag; a DKIM record per key, with the key's state), the
+// verification as it changes (polled while a domain or a new key is pending: the daemon re-checks
+// every 5 minutes), re-check now, rotate the DKIM key, delete with confirmation. In capture mode a
+// domain may be marked verified without DNS, and says so.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../api';
@@ -11,6 +12,7 @@ import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { CopyButton } from '../ui/CopyButton';
 
 type Purpose = 'dkim' | 'bounce' | 'spf' | 'dmarc';
+type KeyState = 'pending' | 'active' | 'retiring' | 'safe_to_remove';
 
 interface DnsRecord {
   type: 'TXT' | 'MX';
@@ -19,6 +21,11 @@ interface DnsRecord {
   priority?: number;
   purpose: Purpose;
   verified: boolean;
+  /** DKIM records: the key's selector, algorithm and state. */
+  selector?: string;
+  algorithm?: 'rsa' | 'ed25519';
+  state?: KeyState;
+  safeToRemoveAt?: string | null;
 }
 
 interface Domain {
@@ -44,6 +51,43 @@ const POLL_MS = 5000;
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
+const ALGORITHMS = { rsa: 'RSA', ed25519: 'Ed25519' };
+
+/** What a DKIM key's state asks of the owner. */
+const keyStateText = (r: DnsRecord): { label: string; why: string } => {
+  switch (r.state) {
+    case 'pending':
+      return { label: 'new key, waiting', why: 'publish it: it signs from the first check that finds it' };
+    case 'retiring':
+      return { label: 'replaced', why: `keep it published until ${when(r.safeToRemoveAt ?? null)}: mail signed with it may still be checked` };
+    case 'safe_to_remove':
+      return { label: 'replaced', why: 'safe to remove: delete this record at your DNS host' };
+    default:
+      return { label: 'signing', why: PURPOSES.dkim.why };
+  }
+};
+
+/** The row header of a record: its purpose, and for DKIM the key's algorithm, selector and state. */
+function RecordHeader({ record }: { record: DnsRecord }) {
+  if (record.purpose !== 'dkim' || !record.state) {
+    return (
+      <>
+        {PURPOSES[record.purpose].label}
+        <span className="hint">{PURPOSES[record.purpose].why}</span>
+      </>
+    );
+  }
+  const state = keyStateText(record);
+  return (
+    <>
+      DKIM {ALGORITHMS[record.algorithm ?? 'rsa']} <span className="badge">{state.label}</span>
+      <span className="hint">
+        selector {record.selector}: {state.why}
+      </span>
+    </>
+  );
+}
+
 function RecordsTable({ domain }: { domain: Domain }) {
   return (
     <table className="records">
@@ -60,20 +104,21 @@ function RecordsTable({ domain }: { domain: Domain }) {
       </thead>
       <tbody>
         {domain.records.map((r) => {
+          // a DKIM record per key: its selector tells the copy buttons apart
           const label = `${PURPOSES[r.purpose].label} ${r.type}`;
+          const selector = r.selector ? `, selector ${r.selector}` : '';
           return (
             <tr key={`${r.purpose}:${r.name}`}>
               <th scope="row">
-                {PURPOSES[r.purpose].label}
-                <span className="hint">{PURPOSES[r.purpose].why}</span>
+                <RecordHeader record={r} />
               </th>
               <td>{r.type}</td>
               <td>
-                <code>{r.name}</code> <CopyButton text={r.name} label={`${label} name`} />
+                <code>{r.name}</code> <CopyButton text={r.name} label={`${label} name${selector}`} />
               </td>
               <td>{r.priority ?? ''}</td>
               <td>
-                <code className="value">{r.value}</code> <CopyButton text={r.value} label={`${label} value`} />
+                <code className="value">{r.value}</code> <CopyButton text={r.value} label={`${label} value${selector}`} />
               </td>
               <td>{r.verified ? 'Verified' : 'Not yet'}</td>
             </tr>
@@ -106,6 +151,7 @@ function DomainSection({ domain, onChecked, onDelete }: { domain: Domain; onChec
   const { me } = useSession();
   const recheck = useMutation({ mutationFn: () => api<Domain>('GET', `/domains/${domain.id}/verify`), onSuccess: onChecked });
   const mark = useMutation({ mutationFn: () => api<Domain>('POST', `/domains/${domain.id}/mark-verified`), onSuccess: onChecked });
+  const rotate = useMutation({ mutationFn: () => api<Domain>('POST', `/domains/${domain.id}/rotate-key`), onSuccess: onChecked });
   const headingId = `domain-${domain.id}`;
   return (
     <section aria-labelledby={headingId} className="card">
@@ -121,11 +167,20 @@ function DomainSection({ domain, onChecked, onDelete }: { domain: Domain; onChec
             Mark verified without DNS<span className="visually-hidden">: {domain.domain}</span>
           </button>
         )}
+        <button type="button" className="secondary" disabled={rotate.isPending} onClick={() => rotate.mutate()} aria-label={`Rotate key of ${domain.domain}`}>
+          {rotate.isPending ? 'Rotating…' : 'Rotate key'}
+        </button>
         <button type="button" className="quiet" onClick={() => onDelete(domain)} aria-label={`Delete ${domain.domain}`}>
           Delete
         </button>
       </div>
-      <ErrorNote error={recheck.isError ? errorText(recheck.error) : mark.isError ? errorText(mark.error) : null} />
+      <ErrorNote error={[recheck, mark, rotate].map((m) => (m.isError ? errorText(m.error) : null)).find((e) => e !== null) ?? null} />
+      {rotate.isSuccess && (
+        <p role="status">
+          A new DKIM key is waiting: publish its record (marked “new key, waiting”). The current key signs until a check finds the new one, then stays
+          published for the overlap.
+        </p>
+      )}
       <RecordsTable domain={domain} />
     </section>
   );
@@ -169,8 +224,8 @@ export function DomainsPage() {
   const domains = useQuery({
     queryKey: key,
     queryFn: () => api<{ data: Domain[] }>('GET', `/domains/project/${project!.id}`),
-    // the daemon re-checks in the background: a pending domain turns verified here without a reload
-    refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === 'pending') ? POLL_MS : false),
+    // the daemon re-checks in the background: a pending domain turns verified, a new key signing, here without a reload
+    refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === 'pending' || d.records.some((r) => r.state === 'pending')) ? POLL_MS : false),
   });
   const put = (d: Domain) =>
     queries.setQueryData<{ data: Domain[] }>(key, (old) => ({ data: old?.data.some((x) => x.id === d.id) ? old.data.map((x) => (x.id === d.id ? d : x)) : [...(old?.data ?? []), d] }));
@@ -209,7 +264,7 @@ export function DomainsPage() {
         onConfirm={() => deleting && remove.mutate(deleting)}
         onCancel={() => setDeleting(null)}
       >
-        <p>Mail from this domain stops at once and its DKIM key is deleted. Adding it again makes a new key, with new records to publish.</p>
+        <p>Mail from this domain stops at once and its DKIM keys are deleted. Adding it again makes new keys, with new records to publish.</p>
       </ConfirmDialog>
     </Page>
   );

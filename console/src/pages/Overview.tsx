@@ -1,11 +1,14 @@
 // Overview: the project's emails per day (7, 30 or 90 days), the queue now, and the alerts a sender
-// must act on (unverified domains, bounce and complaint rates, outbound port 25).
+// must act on (unverified domains, bounce and complaint rates, outbound port 25); for an ADMIN, each
+// sender domain's health.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, errorText } from '../api';
 import { ErrorNote, Page } from '../page';
 import { useSession } from '../session';
+import { allows } from '../roles';
 import { LineChart, METRIC_COLORS } from '../ui/LineChart';
+import { SenderHealth } from './SenderHealth';
 import { METRICS, type DayStats, type Metric, type Overview } from './OverviewTypes';
 
 const LABELS: Record<Metric, string> = { sent: 'Sent', delivered: 'Delivered', bounced: 'Bounced', complained: 'Complained', opened: 'Opened', clicked: 'Clicked' };
@@ -136,6 +139,7 @@ export function OverviewPage() {
           <Queue overview={overview.data} />
         </>
       )}
+      {allows(project?.role, 'ADMIN') && <SenderHealth projectId={project?.id} />}
       <section aria-labelledby="daily-heading">
         <h2 id="daily-heading">Emails per day</h2>
         <fieldset className="row">

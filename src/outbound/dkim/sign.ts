@@ -1,14 +1,15 @@
-// DKIM signing (RFC 6376, rsa-sha256, relaxed/relaxed) of a finished message, synchronous and
-// buffer in, buffer out: it runs on the mail threads, once per message.
+// DKIM signing (RFC 6376, relaxed/relaxed) of a finished message with rsa-sha256 and, where the
+// domain has one, ed25519-sha256 beside it (RFC 8463), synchronous and buffer in, buffer out: it
+// runs on the mail threads, once per message.
 import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import { memoized } from '../../memo.js';
 import { hashRelaxedBody, relaxedHeader } from './canonical.js';
 
-/** A domain's DKIM key as signing takes it (the shape nodemailer's `dkim` option takes). */
+/** A domain's DKIM keys as signing takes them: one signature per key, in this order. */
 export interface DkimSigning {
   domainName: string;
-  keySelector: string;
-  privateKey: string;
+  /** `privateKey`: PKCS#8 PEM; its type (RSA or Ed25519) makes the signature's `a=`. */
+  keys: { keySelector: string; privateKey: string }[];
 }
 
 /**
@@ -124,33 +125,44 @@ export interface SignedParts {
   message: Buffer;
 }
 
+const isEd25519 = (key: KeyObject) => key.asymmetricKeyType === 'ed25519';
+
+/** Ed25519 signs the SHA-256 hash of the canonical header (RFC 8463 3: PureEdDSA over the hash), RSA the header itself with SHA-256. */
+const signatureOf = (key: KeyObject, data: Buffer): Buffer =>
+  isEd25519(key) ? sign(null, createHash('sha256').update(data).digest(), key) : sign('sha256', data, key);
+
 /**
- * The DKIM-Signature header of a message, apart from it: a 40 MB message is never copied to put
- * 1 KB in front of it (the two are written one after the other). Both own their memory, so a
- * thread can transfer them rather than copy them.
+ * The DKIM-Signature header fields of a message (one per key), apart from it: a 40 MB message is
+ * never copied to put 1 KB in front of it (the two are written one after the other). Both own
+ * their memory, so a thread can transfer them rather than copy them.
  */
-export function signParts(stored: Buffer, key: DkimSigning, now: number): SignedParts {
+export function signParts(stored: Buffer, signing: DkimSigning, now: number): SignedParts {
   // signed as SMTP will send it: CRLF only
   const raw = hasBareLineEnd(stored) ? Buffer.from(stored.toString('latin1').replace(/\r\n|\r|\n/g, '\r\n'), 'latin1') : stored;
   const split = raw.indexOf('\r\n\r\n');
   const fields = parseHeader(raw.toString('latin1', 0, split < 0 ? raw.length : split));
   const bodyHash = createHash('sha256');
   if (split >= 0) hashRelaxedBody(bodyHash, raw.subarray(split + 4));
+  const bh = bodyHash.digest('base64');
   const names = signedHeaderNames(fields);
-  const unsigned = foldTags('DKIM-Signature: ', [
-    'v=1',
-    'a=rsa-sha256',
-    'c=relaxed/relaxed',
-    `d=${key.domainName}`,
-    `s=${key.keySelector}`,
-    `t=${Math.floor(now / 1000)}`,
-    `bh=${bodyHash.digest('base64')}`,
-    `h=${names.join(':')}`,
-    'b=',
-  ]);
-  const signed = canonicalFields(fields, names) + relaxedHeader(unsigned);
-  const signature = sign('sha256', Buffer.from(signed, 'latin1'), keyObject(key.privateKey)).toString('base64');
-  // b= starts on a line of its own, folded at 72: its value is removed before verifying, spaces and all
-  const header = `${unsigned}${signature.replace(/.{1,72}/g, '\r\n $&')}\r\n`;
+  const canonical = canonicalFields(fields, names);
+  let header = '';
+  for (const { keySelector, privateKey } of signing.keys) {
+    const key = keyObject(privateKey);
+    const unsigned = foldTags('DKIM-Signature: ', [
+      'v=1',
+      `a=${isEd25519(key) ? 'ed25519-sha256' : 'rsa-sha256'}`,
+      'c=relaxed/relaxed',
+      `d=${signing.domainName}`,
+      `s=${keySelector}`,
+      `t=${Math.floor(now / 1000)}`,
+      `bh=${bh}`,
+      `h=${names.join(':')}`,
+      'b=',
+    ]);
+    const signature = signatureOf(key, Buffer.from(canonical + relaxedHeader(unsigned), 'latin1')).toString('base64');
+    // b= starts on a line of its own, folded at 72: its value is removed before verifying, spaces and all
+    header += `${unsigned}${signature.replace(/.{1,72}/g, '\r\n $&')}\r\n`;
+  }
   return { header: Buffer.from(header, 'latin1'), message: raw };
 }

@@ -188,7 +188,7 @@ export function createSmtpConnections(limits: SessionLimits): SmtpConnections {
   }
 
   function release(target: SmtpTarget, host: Host, session: Session): void {
-    if (closed || session.ended || session.sent >= limits.messagesPerSession) {
+    if (closed || session.ended || session.sent >= (target.messagesPerSession ?? limits.messagesPerSession)) {
       if (!session.ended) end(session, true);
       host.open--;
       return handOn(target, host);

@@ -1,5 +1,10 @@
 import { domainToASCII } from 'node:url';
+import { systemClock, type Clock } from '../../clock.js';
 import type { Dns } from '../../dns/resolver.js';
+import { Pacer } from '../pacer.js';
+import { providerOf, type ProviderRule } from '../shaping/providers.js';
+import { Suspensions } from '../shaping/suspensions.js';
+import { isThrottling } from '../shaping/throttling.js';
 import type { Attempt } from './attempt.js';
 import { createKeyedLimiter, type Feedback } from './keyed-limiter.js';
 import { createSmtpConnections, type WireMessage } from './connections.js';
@@ -28,6 +33,13 @@ export interface DeliveryOptions {
   /** SMTP sessions open at once per MX host (or to the relay); 3 unless set. */
   sessionsPerHost?: number;
   timeouts?: Partial<DeliveryTimeouts>;
+  /**
+   * Mailbox providers by MX host (src/outbound/shaping/providers.ts): the domains one hosts share
+   * its connections and rate, and its throttling replies suspend its queue. None unless given.
+   */
+  providers?: readonly ProviderRule[];
+  /** Times a provider's rate and suspensions (the daemon's clock, which tests move). */
+  clock?: Clock;
 }
 
 export interface OutboundMessage {
@@ -58,8 +70,13 @@ export type DeliveryResult =
   | { status: 'delivered'; response: string; host: string; tls: string | null }
   /** Permanent: a 5xx reply, a null MX, a domain without mail hosts. */
   | { status: 'bounced'; code: number | null; enhancedCode: string | null; response: string; host: string | null; tls: string | null }
-  /** Temporary, retry later: 4xx replies, timeouts, refused connections, DNS failures. */
-  | { status: 'deferred'; code: number | null; response: string; host: string | null; tls: string | null }
+  /**
+   * Temporary, retry later: 4xx replies, timeouts, refused connections, DNS failures. `resumeAt`:
+   * the reply was a provider's throttling, whose queue waits until then.
+   */
+  | { status: 'deferred'; code: number | null; response: string; host: string | null; tls: string | null; resumeAt?: number }
+  /** Not attempted: the recipient's provider is suspended or over its rate until `until`. */
+  | { status: 'held'; until: number; reason: string; host: null }
   /** Not attempted: `stillWanted` said no. */
   | { status: 'withdrawn'; host: null };
 
@@ -110,6 +127,7 @@ function fromAttempt(attempt: Attempt, host: string): DeliveryResult {
  * A DNS failure or a withdrawn delivery says nothing of the servers.
  */
 function feedbackOf(result: DeliveryResult): Feedback {
+  if (result.status === 'held') return 'none';
   if (result.host === null) return 'none';
   if (result.status === 'deferred') return result.code === null || result.code === 421 ? 'refused' : 'served';
   return 'served';
@@ -130,20 +148,33 @@ async function tryInOrder(targets: SmtpTarget[], send: (target: SmtpTarget) => P
   return failure ?? { status: 'deferred', code: null, response: 'no SMTP server to try', host: null, tls: null };
 }
 
+/** Where a domain's mail goes, and the mailbox provider that runs those servers (null for others, and the relay). */
+interface Routed {
+  targets: SmtpTarget[];
+  provider: ProviderRule | null;
+}
+
 export function createDelivery(options: DeliveryOptions): Delivery {
   const { dns, hostname, port, mode, relay } = options;
   if (mode === 'relay' && !relay) throw new Error('delivery.relay is required in relay mode');
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const relayTargets = mode === 'relay' && relay ? [relayTarget(relay, hostname, timeouts)] : null;
   const connections = createSmtpConnections({ perHost: options.sessionsPerHost ?? DEFAULT_SESSIONS_PER_HOST, messagesPerSession: MESSAGES_PER_SESSION, idleMs: timeouts.idleMs });
-  const limiter = createKeyedLimiter({ initial: INITIAL_PER_DOMAIN_CONCURRENCY, limit: options.perDomainConcurrency ?? DEFAULT_PER_DOMAIN_CONCURRENCY });
+  const clock = options.clock ?? systemClock;
+  const rules = options.providers ?? [];
+  // A provider's key cannot be a domain's: domains have no spaces.
+  const providerKey = (rule: ProviderRule) => `provider ${rule.name}`;
+  const providerWindows = new Map(rules.map((rule) => [providerKey(rule), { initial: Math.min(INITIAL_PER_DOMAIN_CONCURRENCY, rule.connections), limit: rule.connections }]));
+  const providerRates = new Map(rules.map((rule) => [rule.name, new Pacer(clock, rule.perMinute / 60)]));
+  const suspensions = new Suspensions(clock);
+  const limiter = createKeyedLimiter({ initial: INITIAL_PER_DOMAIN_CONCURRENCY, limit: options.perDomainConcurrency ?? DEFAULT_PER_DOMAIN_CONCURRENCY }, (key) => providerWindows.get(key));
 
-  const routes = new Map<string, { targets: SmtpTarget[]; until: number }>();
+  const routes = new Map<string, { route: Routed; until: number }>();
 
-  async function targetsFor(domain: string): Promise<SmtpTarget[] | DeliveryResult> {
-    if (relayTargets) return relayTargets;
+  async function routeFor(domain: string): Promise<Routed | DeliveryResult> {
+    if (relayTargets) return { targets: relayTargets, provider: null };
     const reused = routes.get(domain);
-    if (reused && reused.until > performance.now()) return reused.targets;
+    if (reused && reused.until > performance.now()) return reused.route;
     const route = await resolveRoute(dns, domain);
     if (!route.ok) {
       const { reason: response, enhancedCode } = route;
@@ -151,18 +182,36 @@ export function createDelivery(options: DeliveryOptions): Delivery {
         ? { status: 'bounced', code: null, enhancedCode, response, host: null, tls: null }
         : { status: 'deferred', code: null, response, host: null, tls: null };
     }
+    const provider = providerOf(rules, route.hosts.map((host) => host.name));
     const hosts = route.hosts.flatMap((host) => host.addresses.map((address) => ({ name: host.name, address })));
-    const targets = hosts.slice(0, MAX_ADDRESSES).map((host) => mxTarget(host, port, hostname, timeouts));
+    const targets = hosts.slice(0, MAX_ADDRESSES).map((host) => ({
+      ...mxTarget(host, port, hostname, timeouts),
+      ...(provider ? { messagesPerSession: provider.perConnection } : {}),
+    }));
+    const routed = { targets, provider };
     if (routes.size >= MAX_ROUTES) routes.clear();
-    routes.set(domain, { targets, until: performance.now() + ROUTE_REUSE_MS });
-    return targets;
+    routes.set(domain, { route: routed, until: performance.now() + ROUTE_REUSE_MS });
+    return routed;
   }
 
-  async function deliverTo(domain: string, message: OutboundMessage): Promise<DeliveryResult> {
-    const targets = await targetsFor(domain);
-    if (!Array.isArray(targets)) return targets;
+  /** A provider suspended, or over its rate, holds the delivery (asked once it has its place: a queue waiting meanwhile learns of a suspension). */
+  function heldBy(provider: ProviderRule): DeliveryResult | null {
+    const suspended = suspensions.until(provider.name);
+    if (suspended !== null) return { status: 'held', until: suspended, reason: `${provider.name} throttled our mail; its queue waits`, host: null };
+    const slot = providerRates.get(provider.name)!.take(provider.name);
+    return slot === null ? null : { status: 'held', until: slot, reason: `${provider.name} rate (delivery.providers.${provider.name}.perMinute)`, host: null };
+  }
+
+  function send(targets: SmtpTarget[], message: OutboundMessage): Promise<DeliveryResult> {
     const wire: WireMessage = { envelope: { from: message.from, to: [message.to] }, head: message.head ?? null, raw: message.raw };
     return tryInOrder(targets, (target) => connections.send(target, wire));
+  }
+
+  /** A provider's throttling reply suspends its queue (the result says until when); any other answer ends its run of suspensions. */
+  function heard(provider: ProviderRule, result: DeliveryResult): DeliveryResult {
+    if (result.status === 'deferred' && isThrottling(result.code, result.response)) return { ...result, resumeAt: suspensions.throttled(provider.name) };
+    if (result.host !== null) suspensions.served(provider.name);
+    return result;
   }
 
   let closed = false;
@@ -173,8 +222,15 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       if (!domain) {
         return { status: 'bounced', code: null, enhancedCode: '5.1.3', response: `invalid recipient address ${message.to}`, host: null, tls: null };
       }
-      const attempt = (): Promise<DeliveryResult> => (message.stillWanted?.() === false ? Promise.resolve({ status: 'withdrawn', host: null }) : deliverTo(domain, message));
-      return limiter.run(domain, attempt, message.bulk ? BULK_PRIORITY : TRANSACTIONAL_PRIORITY, feedbackOf);
+      const routed = await routeFor(domain);
+      if (!('targets' in routed)) return routed;
+      const { targets, provider } = routed;
+      const attempt = async (): Promise<DeliveryResult> => {
+        if (message.stillWanted?.() === false) return { status: 'withdrawn', host: null };
+        if (!provider) return send(targets, message);
+        return heldBy(provider) ?? heard(provider, await send(targets, message));
+      };
+      return limiter.run(provider ? providerKey(provider) : domain, attempt, message.bulk ? BULK_PRIORITY : TRANSACTIONAL_PRIORITY, feedbackOf);
     },
     async close() {
       closed = true;

@@ -24,6 +24,7 @@ export interface KeyedLimiter {
 
 interface Destination {
   queue: PQueue;
+  window: Window;
   /** Served tasks counted toward the next step up. */
   credit: number;
 }
@@ -32,8 +33,10 @@ interface Destination {
 const REMEMBER_MS = 5 * 60_000;
 const MAX_REMEMBERED = 10_000;
 
-export function createKeyedLimiter(window: Window): KeyedLimiter {
-  const initial = Math.max(1, Math.min(window.initial, window.limit));
+const initialOf = (window: Window) => Math.max(1, Math.min(window.initial, window.limit));
+
+/** `windowOf` may give a key a window of its own (a mailbox provider's connections); other keys take `defaultWindow`. */
+export function createKeyedLimiter(defaultWindow: Window, windowOf: (key: string) => Window | undefined = () => undefined): KeyedLimiter {
   const busy = new Map<string, Destination>();
   const remembered = new Map<string, { size: number; until: number }>();
 
@@ -42,8 +45,11 @@ export function createKeyedLimiter(window: Window): KeyedLimiter {
     if (existing) return existing;
     const learnt = remembered.get(key);
     remembered.delete(key);
-    const queue = new PQueue({ concurrency: learnt && learnt.until > performance.now() ? learnt.size : initial });
-    const destination: Destination = { queue, credit: 0 };
+    const window = windowOf(key) ?? defaultWindow;
+    const initial = initialOf(window);
+    const size = learnt && learnt.until > performance.now() ? Math.min(learnt.size, window.limit) : initial;
+    const queue = new PQueue({ concurrency: size });
+    const destination: Destination = { queue, window, credit: 0 };
     // Forget idle destinations so that every domain ever seen does not stay in memory; keep their window a while.
     queue.on('idle', () => {
       if (busy.get(key) !== destination) return;
@@ -56,7 +62,7 @@ export function createKeyedLimiter(window: Window): KeyedLimiter {
   }
 
   function adjust(destination: Destination, feedback: Feedback): void {
-    const { queue } = destination;
+    const { queue, window } = destination;
     if (feedback === 'refused') {
       destination.credit = 0;
       queue.concurrency = Math.max(1, queue.concurrency - 1);

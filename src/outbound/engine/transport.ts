@@ -19,6 +19,8 @@ export interface SmtpTarget {
   options: SMTPConnectionOptions;
   /** Credentials to log in with (the relay's); null for MX hosts. */
   auth: SMTPConnectionAuth | null;
+  /** Messages per session at this server when its provider sets it (src/outbound/shaping/providers.ts); else the delivery's. */
+  messagesPerSession?: number;
 }
 
 function common(ehloName: string, timeouts: SmtpTimeouts): SMTPConnectionOptions {
