@@ -2,8 +2,9 @@
 // Every screenshot of docs/console/ (the one way they are made), taken with the browser tests'
 // helpers from real daemons with some data made through the API: one delivering to a loopback MX
 // (loopback DNS, SMTP sink with STARTTLS) for the everyday pages, one in capture mode for the
-// Outbox, one with two campaigns read and clicked over hours for the campaign analytics. After
-// `npm run build && npm run build:test`:  node scripts/console-screenshots.mjs [everyday|capture|campaigns]...
+// Outbox, one with two campaigns read and clicked over hours for the campaign analytics, one with a
+// workflow that executions went through (and an HTTP receiver for its webhook). After
+// `npm run build && npm run build:test`:  node scripts/console-screenshots.mjs [everyday|capture|campaigns|workflows]...
 // (every group when none is named).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,7 @@ import { openTab, signInAs, startBrowser } from '../.build-test/test/helpers/bro
 import { makeUser, PASSWORD } from '../.build-test/test/helpers/console-session.js';
 import { openAndClick } from '../.build-test/test/helpers/engage.js';
 import { publishRecords } from '../.build-test/test/helpers/domains.js';
+import { startHttpReceiver } from '../.build-test/test/helpers/http-receiver.js';
 import { startMailEnv } from '../.build-test/test/helpers/mail-env.js';
 
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'console');
@@ -213,7 +215,7 @@ async function capturePages(browser) {
 }
 
 /** A campaign's analytics and the comparison: two newsletters to a few domains, read and clicked over the hours after each send. */
-async function campaignPages(browser) {
+async function campaignAnalyticsPages(browser) {
   const domains = ['example.org', 'example.net', 'example.com'];
   const env = await startMailEnv({ sinkDomains: domains, senders: ['acme.example'] });
   try {
@@ -271,7 +273,65 @@ async function campaignPages(browser) {
   }
 }
 
-const GROUPS = { everyday: everydayPages, capture: capturePages, campaigns: campaignPages };
+/**
+ * The Workflows list and an Onboarding workflow: trigger -> Is Pro? -> yes: Welcome -> Wait an hour
+ * -> Tell the CRM (a webhook to a loopback receiver), no: Not Pro. Ann has been through it (the
+ * clock moved past the delay), Cy waits in the delay, Bob and Dee left by the no branch.
+ */
+async function workflowPages(browser) {
+  const [env, hooks] = await Promise.all([
+    startMailEnv({ sinkDomains: ['example.org'], senders: ['acme.example'], config: { webhooks: { allowPrivate: true } } }),
+    startHttpReceiver(),
+  ]);
+  try {
+    const d = env.daemon;
+    const ok = apiOf(d);
+    for (const [email, plan] of [['ann@example.org', 'Pro'], ['bob@example.org', 'Free'], ['cy@example.org', 'Pro'], ['dee@example.org', 'Team']]) await ok('POST', '/contacts', { email, data: { plan } });
+    const welcome = await ok('POST', '/templates', { name: 'Welcome', subject: 'Welcome, {{name ?? friend}}', body: WELCOME, from: 'hello@acme.example', fromName: 'Acme', type: 'MARKETING' });
+    const w = await ok('POST', '/workflows', { name: 'Onboarding', description: 'Welcome Pro sign-ups, then tell the CRM', eventName: 'signed-up' });
+    const step = async (type, name, position, config) => (await ok('POST', `/workflows/${w.id}/steps`, { type, name, position, config })).id;
+    const trigger = w.steps[0].id;
+    await ok('PATCH', `/workflows/${w.id}/steps/${trigger}`, { position: { x: 160, y: 0 } });
+    const pro = await step('CONDITION', 'Is Pro?', { x: 160, y: 140 }, { field: 'data.plan', operator: 'equals', value: 'Pro' });
+    const mail = await step('SEND_EMAIL', 'Welcome', { x: 0, y: 280 }, { templateId: welcome.id });
+    const notPro = await step('EXIT', 'Not Pro', { x: 320, y: 280 }, { reason: 'Not on the Pro plan' });
+    const wait = await step('DELAY', 'Wait an hour', { x: 0, y: 420 }, { amount: 1, unit: 'hours' });
+    const crm = await step('WEBHOOK', 'Tell the CRM', { x: 0, y: 560 }, { url: `${hooks.url}/crm/{{data.plan}}` });
+    for (const [fromStepId, toStepId, branch] of [[trigger, pro], [pro, mail, 'yes'], [pro, notPro, 'no'], [mail, wait], [wait, crm]]) {
+      await ok('POST', `/workflows/${w.id}/transitions`, { fromStepId, toStepId, ...(branch ? { condition: { branch } } : {}) });
+    }
+    await ok('PATCH', `/workflows/${w.id}`, { enabled: true });
+    await ok('POST', '/events/track', { email: 'ann@example.org', event: 'signed-up' });
+    await env.idle();
+    await env.advance(3_600_000 + 1000);
+    await env.idle();
+    for (const email of ['cy@example.org', 'bob@example.org', 'dee@example.org']) await ok('POST', '/events/track', { email, event: 'signed-up' });
+    await env.idle();
+
+    const { tab, page, shoot } = await owner(browser, d);
+    await signInAs(page, OWNER, PASSWORD);
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await shoot('/app/workflows', 'Workflows', 'workflows.png', () => page.getByRole('row', { name: /Onboarding/ }).getByText('1 active · 4 in all').waitFor());
+    await shoot(`/app/workflows/${w.id}`, 'Workflow: Onboarding', 'workflow-canvas.png', async () => {
+      await page.getByRole('group', { name: 'Step Wait an hour' }).getByText('1 here now · 1 passed').waitFor();
+      await page.getByRole('table', { name: /executions/ }).getByRole('link', { name: 'dee@example.org' }).waitFor();
+    });
+    await shoot(null, 'Workflow: Onboarding', 'workflow-webhook.png', async () => {
+      await page.getByRole('group', { name: 'Step Tell the CRM' }).getByRole('button', { name: 'Tell the CRM', exact: true }).click();
+      await page.getByRole('button', { name: 'Send test request' }).click();
+      await page.getByRole('status').filter({ hasText: 'answered 200' }).waitFor();
+    });
+    await shoot(null, 'Workflow: Onboarding', 'workflow-executions.png', async () => {
+      await page.getByRole('row', { name: /COMPLETED/ }).getByRole('button', { name: 'Timeline' }).click();
+      await page.getByRole('region', { name: 'Execution timeline' }).getByRole('listitem').filter({ hasText: 'Tell the CRM' }).waitFor();
+    });
+    if (tab.problems.length > 0) throw new Error(`the pages reported: ${tab.problems.join(' | ')}`);
+  } finally {
+    await Promise.all([env.close(), hooks.close()]);
+  }
+}
+
+const GROUPS = { everyday: everydayPages, capture: capturePages, campaigns: campaignAnalyticsPages, workflows: workflowPages };
 const wanted = process.argv.slice(2);
 for (const name of wanted) if (!(name in GROUPS)) throw new Error(`no screenshot group ${name}: ${Object.keys(GROUPS).join(', ')}`);
 

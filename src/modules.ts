@@ -78,7 +78,7 @@ export function modules(a: Assembly): Module[] {
     { routes: (guards) => statsRoutes(core, guards), jobs: (runner) => doctorJobs(runner, { ...core, dns }) },
     { routes: (guards) => suppressionRoutes(core, guards) },
     {
-      routes: (guards) => workflowRoutes(core, guards),
+      routes: (guards) => workflowRoutes(core, dns, guards),
       jobs: (runner) => workflowJobs(runner, core, { threads, dns }),
       usage: workflowUsage,
       reactors: () => [workflowTriggers(core).reactor],

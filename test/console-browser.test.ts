@@ -56,10 +56,10 @@ test('sign in, see the shell, switch project, sign out', async () => {
   // and no Outbox outside capture mode
   const nav = page.getByRole('navigation', { name: 'Main' });
   await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
-  assert.equal(await nav.getByRole('link').allTextContents(), ['Overview', 'Contacts', 'Messages', 'Templates', 'Campaigns', 'Segments', 'Domains', 'Settings'], 'only the sections that have pages');
+  assert.equal(await nav.getByRole('link').allTextContents(), ['Overview', 'Contacts', 'Messages', 'Templates', 'Campaigns', 'Segments', 'Workflows', 'Domains', 'Settings'], 'only the sections that have pages');
   await nav.getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
-  assert.equal(await page.getByRole('navigation', { name: 'Settings' }).getByRole('link').allTextContents(), ['API keys', 'Webhooks', 'Tracking'], 'no Members for an ADMIN');
+  assert.equal(await page.getByRole('navigation', { name: 'Settings' }).getByRole('link').allTextContents(), ['API keys', 'Webhooks', 'Tracking', 'DKIM signing'], 'no Members for an ADMIN');
   await page.getByLabel('Project').selectOption({ label: 'default (OWNER)' });
   await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
   assert.is(await page.evaluate('document.activeElement?.textContent'), 'Overview', 'the page heading has the focus');

@@ -285,7 +285,7 @@ test('a MEMBER cannot open Settings or Domains (no link, "Not allowed"), and the
   await h1(page, 'Not allowed');
   assert.match((await page.getByRole('main').textContent()) ?? '', /Domains needs the ADMIN role in this project; yours is MEMBER/);
   const nav = page.getByRole('navigation', { name: 'Main' });
-  assert.equal(await nav.getByRole('link').allTextContents(), ['Overview', 'Contacts', 'Messages', 'Templates', 'Campaigns', 'Segments']);
+  assert.equal(await nav.getByRole('link').allTextContents(), ['Overview', 'Contacts', 'Messages', 'Templates', 'Campaigns', 'Segments', 'Workflows']);
   for (const path of ['/app/settings', '/app/settings/keys', '/app/settings/tracking', '/app/settings/webhooks']) {
     await page.goto(d.url + path);
     await h1(page, 'Not allowed');

@@ -46,6 +46,9 @@ export const PAGES: PageRoute[] = [
   { path: 'campaigns/:id', section: 'Campaigns', label: 'Campaign', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/CampaignsPage').then((m) => m.CampaignsPage)) },
   { path: 'segments', section: 'Segments', label: 'Segments', role: 'MEMBER', element: lazyPage(() => import('./pages/SegmentsList').then((m) => m.SegmentsListPage)) },
   { path: 'segments/:id', section: 'Segments', label: 'Segment', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/SegmentEditor').then((m) => m.SegmentEditorPage)) },
+  { path: 'workflows', section: 'Workflows', label: 'Workflows', role: 'MEMBER', element: lazyPage(() => import('./pages/WorkflowsList').then((m) => m.WorkflowsListPage)) },
+  // the canvas (React Flow) loads with this page only
+  { path: 'workflows/:id', section: 'Workflows', label: 'Workflow', role: 'MEMBER', detail: true, element: lazyPage(() => import('./pages/WorkflowEditor').then((m) => m.WorkflowEditorPage)) },
   { path: 'domains', section: 'Domains', label: 'Domains', role: 'ADMIN', element: lazyPage(() => import('./pages/Domains').then((m) => m.DomainsPage)) },
   { path: 'settings/keys', section: 'Settings', label: 'API keys', role: 'ADMIN', element: lazyPage(() => import('./pages/SettingsKeys').then((m) => m.SettingsKeysPage)) },
   { path: 'settings/webhooks', section: 'Settings', label: 'Webhooks', role: 'ADMIN', element: lazyPage(() => import('./pages/SettingsWebhooks').then((m) => m.SettingsWebhooksPage)) },

@@ -2,6 +2,7 @@ import { Router } from '@koa/router';
 import { assertDataInput } from '../contacts/data.js';
 import { listFields } from '../contacts/fields.js';
 import type { Core } from '../core.js';
+import type { Dns } from '../dns/resolver.js';
 import { badRequest, conflict } from '../errors.js';
 import { requireFlat } from '../http/flat-required.js';
 import { eventNames } from '../events/store.js';
@@ -13,7 +14,7 @@ import { describe } from '../http/openapi/describe.js';
 import { validate } from '../http/validate.js';
 import { findContactByEmail, findContactById } from '../contacts/store.js';
 import { cancelAllExecutions, cancelExecution, getExecution, startExecution } from '../workflows/executions.js';
-import { EXECUTION_STATUSES, listExecutions, stepRunsOf } from '../workflows/executions-store.js';
+import { EXECUTION_STATUSES, listExecutions, stepCounts, stepRunsOf } from '../workflows/executions-store.js';
 import { presentExecution, presentStep, presentTransition, presentWorkflow } from '../workflows/present.js';
 import {
   addStep,
@@ -32,9 +33,10 @@ import {
 } from '../workflows/service.js';
 import { listWorkflows } from '../workflows/store.js';
 import { readFor } from '../store/reader.js';
+import type { WebhookConfig } from '../workflows/steps/webhook.js';
+import { testWebhook } from '../workflows/webhook-test.js';
 
-
-export function workflowRoutes(core: Core, guards: Guards): Router<ApiState> {
+export function workflowRoutes(core: Core, dns: Dns, guards: Guards): Router<ApiState> {
   const router = new Router<ApiState>();
   const secret = guards.key('secret');
   const graph = (ctx: { params: Record<string, string | undefined> } & Parameters<typeof projectOf>[0]) => getWorkflow(core, projectOf(ctx).id, ctx.params.id!);
@@ -88,6 +90,29 @@ export function workflowRoutes(core: Core, guards: Guards): Router<ApiState> {
     deleteStep(core, projectOf(ctx).id, ctx.params.id!, ctx.params.stepId!, ctx.query.splice === 'true');
     ctx.status = 204;
   });
+
+  router.get('/workflows/:id/step-counts', describe({ summary: 'Executions at each step now, and the runs that passed or failed it', answers: { 200: 'WorkflowStepCounts' } }), secret, async (ctx) => {
+    const workflow = graph(ctx);
+    const counts = await stepCounts(core.db, core.reader, readFor(core.config, workflow.projectId, 'request'), workflow.id);
+    ctx.body = { steps: workflow.steps.map((s) => ({ stepId: s.id, ...(counts.get(s.id) ?? { now: 0, passed: 0, failed: 0 }) })) };
+  });
+
+  router.post(
+    '/workflows/:id/test-webhook',
+    describe({
+      summary: "Send a WEBHOOK step's config once, as the step would (signed, through the same address checks and bounds); nothing is stored",
+      body: 'workflow-webhook-test',
+      answers: { 200: 'WebhookTestResult' },
+    }),
+    secret,
+    async (ctx) => {
+      const input = validate<{ config: WebhookConfig; contactId?: string }>('workflow-webhook-test', ctx.state.body);
+      const workflow = graph(ctx);
+      const contact = input.contactId ? findContactById(core.db, workflow.projectId, input.contactId) : null;
+      if (input.contactId && !contact) throw badRequest('No such contact in this project', 'Leave contactId out to fill the placeholders for a stand-in with no data');
+      ctx.body = await testWebhook(core, dns, workflow, input.config, contact);
+    },
+  );
 
   router.post('/workflows/:id/transitions', describe({ summary: 'Connect two steps', body: 'workflow-transition', answers: { 201: 'WorkflowTransition' } }), secret, (ctx) => {
     const input = validate<{ fromStepId: string; toStepId: string; condition?: { branch?: string } | null }>('workflow-transition', ctx.state.body);

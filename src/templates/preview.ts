@@ -32,7 +32,8 @@ export const PREVIEW_LINKS: ContactLinks = {
 /** Who the preview is for when no contact is chosen. */
 export const PREVIEW_STAND_IN_EMAIL = 'someone@example.com';
 
-const standIn = (projectId: string): Contact => ({
+/** A contact that is never stored, with no data: whose variables fill a preview or a test made for nobody in particular. */
+export const standIn = (projectId: string): Contact => ({
   id: '00000000-0000-4000-8000-000000000000',
   projectId,
   email: PREVIEW_STAND_IN_EMAIL,

@@ -244,3 +244,33 @@ export function executionsPage(
      ORDER BY started_at DESC, rowid DESC LIMIT @limit`,
   ).all({ projectId: q.projectId, contactId: q.contactId, from: q.from, to: q.to, at: q.before.at, key: q.before.key, limit: q.limit }) as ReturnType<typeof executionsPage>;
 }
+
+/** Executions at each step of the workflow now (running or waiting there), and the runs that passed or failed it. */
+export interface StepCount {
+  now: number;
+  passed: number;
+  failed: number;
+}
+
+/**
+ * The counts of the workflow's steps, by step id: `passed` and `failed` from the counters the
+ * store's triggers keep (migration 098, one row a step), `now` on a reader thread (it counts every
+ * active execution, which grows with the project's contacts) through a partial index that covers it.
+ */
+export async function stepCounts(db: Db, reader: Reader, read: ReadOptions, workflowId: string): Promise<Map<string, StepCount>> {
+  const counts = new Map<string, StepCount>();
+  const entry = (stepId: string) => counts.get(stepId) ?? counts.set(stepId, { now: 0, passed: 0, failed: 0 }).get(stepId)!;
+  const kept = sql(
+    db,
+    `SELECT c.step_id AS stepId, c.passed, c.failed FROM workflow_step_counts c JOIN workflow_steps s ON s.id = c.step_id WHERE s.workflow_id = ?`,
+  ).all(workflowId) as { stepId: string; passed: number; failed: number }[];
+  for (const row of kept) Object.assign(entry(row.stepId), { passed: row.passed, failed: row.failed });
+  const active = await reader.all<{ stepId: string; n: number }>(
+    read,
+    `SELECT current_step_id AS stepId, COUNT(*) AS n FROM workflow_executions
+     WHERE budget() AND workflow_id = ? AND status IN ('RUNNING', 'WAITING') AND current_step_id IS NOT NULL AND project_id = ? GROUP BY current_step_id`,
+    [workflowId, read.projectId],
+  );
+  for (const row of active) entry(row.stepId).now = row.n;
+  return counts;
+}

@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -40,4 +41,16 @@ export async function startHttpReceiver(): Promise<HttpReceiver> {
     answer: (fn) => void (decide = fn),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * What a receiver of a signed request does: recomputes the HMAC-SHA256 of "t.body" with the
+ * project's signing secret and compares it in constant time. Answers `t` (unix seconds, of the
+ * daemon's clock, for the receiver's freshness check) when the signature is valid, else null.
+ */
+export function signedAt(secret: string, req: ReceivedRequest): number | null {
+  const { t, v1 } = Object.fromEntries(String(req.headers['x-postmill-signature'] ?? '').split(',').map((part) => part.split('=') as [string, string]));
+  const expected = createHmac('sha256', secret).update(`${t}.${req.body}`).digest('hex');
+  const given = Buffer.from(v1 ?? '');
+  return t && given.length === expected.length && timingSafeEqual(Buffer.from(expected), given) ? Number(t) : null;
 }

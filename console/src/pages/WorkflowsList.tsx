@@ -1,0 +1,175 @@
+// Workflows (MEMBER): the project's workflows with their trigger, whether they are enabled, their
+// steps and their executions active now and in all (from their step counts); New workflow (a name and the event that
+// starts it) opens its canvas; delete (refused with 409 while executions run, shown as such).
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { api, ApiFailure, errorText } from '../api';
+import { ErrorNote, Page } from '../page';
+import { useSession } from '../session';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { workflowsKey, type StepCount, type Workflow, type WorkflowPage } from './Workflows';
+
+const PAGE_SIZE = 20;
+
+/** Executions of one workflow from its step counts: active now (at any step), and all (each passed the trigger). */
+function ExecutionCounts({ workflow }: { workflow: Workflow }) {
+  const { project } = useSession();
+  const counts = useQuery({
+    queryKey: [...workflowsKey(project?.id), workflow.id, 'step-counts'],
+    queryFn: () => api<{ steps: StepCount[] }>('GET', `/workflows/${workflow.id}/step-counts`),
+  });
+  if (!counts.data) return <>…</>;
+  const trigger = workflow.steps.find((s) => s.type === 'TRIGGER')?.id;
+  const active = counts.data.steps.reduce((n, c) => n + c.now, 0);
+  const all = counts.data.steps.find((c) => c.stepId === trigger)?.passed ?? 0;
+  return (
+    <>
+      {active} active · {all} in all
+    </>
+  );
+}
+
+function NewWorkflow() {
+  const { project } = useSession();
+  const queries = useQueryClient();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('');
+  const [eventName, setEventName] = useState('');
+  const create = useMutation({
+    mutationFn: () => api<Workflow>('POST', '/workflows', { name, eventName }),
+    onSuccess: (w) => {
+      void queries.invalidateQueries({ queryKey: workflowsKey(project?.id) });
+      navigate(`/workflows/${w.id}`);
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  if (!open) {
+    return (
+      <button type="button" onClick={() => setOpen(true)}>
+        New workflow
+      </button>
+    );
+  }
+  return (
+    <form onSubmit={submit} aria-label="New workflow" className="card">
+      <h2>New workflow</h2>
+      <label>
+        Name
+        <input required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label>
+        Trigger event
+        <input required maxLength={200} value={eventName} onChange={(e) => setEventName(e.target.value)} aria-describedby="trigger-hint" />
+        <span className="hint" id="trigger-hint">
+          The event that starts an execution for its contact: one you track (signed-up), email.*, contact.* or segment.&lt;slug&gt;.entry
+        </span>
+      </label>
+      <ErrorNote error={create.isError ? errorText(create.error) : null} />
+      <div className="actions">
+        <button type="submit" disabled={create.isPending}>
+          Create workflow
+        </button>
+        <button type="button" className="quiet" onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function WorkflowsListPage() {
+  const { project } = useSession();
+  const queries = useQueryClient();
+  const [page, setPage] = useState(1);
+  const list = useQuery({
+    queryKey: [...workflowsKey(project?.id), 'list', page],
+    queryFn: () => api<WorkflowPage>('GET', `/workflows?page=${page}&pageSize=${PAGE_SIZE}`),
+    placeholderData: keepPreviousData,
+  });
+  const [deleting, setDeleting] = useState<Workflow | null>(null);
+  const remove = useMutation({
+    mutationFn: (w: Workflow) => api('DELETE', `/workflows/${w.id}`),
+    onSettled: async () => {
+      await queries.invalidateQueries({ queryKey: workflowsKey(project?.id) });
+      setDeleting(null);
+    },
+  });
+  const removeFailure = remove.isError
+    ? remove.error instanceof ApiFailure && remove.error.status === 409
+      ? `${remove.variables?.name ?? 'The workflow'} was not deleted: ${remove.error.message}. Cancel its executions or let them finish first.`
+      : errorText(remove.error)
+    : null;
+  const rows = list.data?.data ?? [];
+  return (
+    <Page title="Workflows">
+      <div className="toolbar">
+        <NewWorkflow />
+      </div>
+      <ErrorNote error={list.isError ? errorText(list.error) : removeFailure} />
+      {list.isPending ? (
+        <p role="status">Loading workflows…</p>
+      ) : rows.length === 0 ? (
+        <p>No workflows yet: make the first one with New workflow.</p>
+      ) : (
+        <table>
+          <caption>
+            {list.data!.total} workflow{list.data!.total === 1 ? '' : 's'}, newest first
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Trigger</th>
+              <th scope="col">State</th>
+              <th scope="col">Steps</th>
+              <th scope="col">Executions</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((w) => (
+              <tr key={w.id}>
+                <th scope="row">
+                  <Link to={`/workflows/${w.id}`}>{w.name}</Link>
+                </th>
+                <td>{w.triggerType === 'EVENT' ? <code>{w.triggerConfig.eventName}</code> : 'by hand'}</td>
+                <td>{w.enabled ? 'Enabled' : 'Disabled'}</td>
+                <td>{w.steps.length}</td>
+                <td>
+                  <ExecutionCounts workflow={w} />
+                </td>
+                <td>
+                  <button type="button" className="quiet" onClick={() => setDeleting(w)} aria-label={`Delete ${w.name}`}>
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {list.data && list.data.totalPages > 1 && (
+        <nav aria-label="Pages of workflows" className="pager">
+          <button type="button" className="quiet" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous page
+          </button>
+          <span>
+            Page {list.data.page} of {list.data.totalPages}
+          </span>
+          <button type="button" className="quiet" disabled={page >= list.data.totalPages} onClick={() => setPage(page + 1)}>
+            Next page
+          </button>
+        </nav>
+      )}
+      <ConfirmDialog open={deleting !== null} title={`Delete ${deleting?.name ?? ''}?`} confirmLabel="Delete workflow" busy={remove.isPending} onConfirm={() => deleting && remove.mutate(deleting)} onCancel={() => setDeleting(null)}>
+        <p>The workflow, its steps and its past executions are gone for good. A workflow with running or waiting executions is not deleted.</p>
+      </ConfirmDialog>
+    </Page>
+  );
+}
