@@ -1,6 +1,7 @@
 // config/postmill.example.json, written from the schema: every key with its default, and beside it a
 // `_key` comment naming its environment variable and what it means.
 import { CONFIG_SCHEMA, type ConfigGroup, type ConfigLeaf } from './config-schema.js';
+import { isGroup } from './config.js';
 
 const ABOUT =
   'Postmill configuration. Every key is shown with its default; environment variables (named beside each key) win over this file. Keys starting with _ are comments. Unknown keys stop the start.';
@@ -10,8 +11,8 @@ function lines(node: ConfigGroup, indent: string): string[] {
   return entries.flatMap(([name, child], i) => {
     const last = i === entries.length - 1;
     const comma = last ? '' : ',';
-    if (child.type === 'object') {
-      const inner = lines(child as ConfigGroup, `${indent}  `);
+    if (isGroup(child)) {
+      const inner = lines(child, `${indent}  `);
       return [`${indent}${JSON.stringify(name)}: {`, ...inner, `${indent}}${comma}`, ...(indent === '  ' && !last ? [''] : [])];
     }
     const leaf = child as ConfigLeaf;

@@ -42,6 +42,14 @@ export interface Config {
     throttlePerMinute: number;
     /** Bulk (campaign) deliveries started per second per project; 0 is no limit. Transactional mail is never held by it. */
     bulkPerSecond: number;
+    /** Outbound TLS policy: MTA-STS, DANE, per-domain overrides, TLS-RPT (src/outbound/tls-policy/). */
+    tls: {
+      mtaSts: boolean;
+      dane: boolean;
+      domains: Record<string, TlsOverride>;
+      caFile: string | null;
+      reports: boolean;
+    };
   };
   /** The outbound check the daemon runs by itself (start and daily): the domain whose MX it tries; null is off. */
   doctor: { probeDomain: string | null };
@@ -67,6 +75,9 @@ export interface Config {
   /** Enables POST /_test/clock (with adminToken) to move the daemon's clock forward. Tests only. */
   testHooks: boolean;
 }
+
+/** A recipient domain's TLS override: STARTTLS required, a verified certificate required, or MTA-STS and DANE ignored. */
+export type TlsOverride = 'require' | 'verify' | 'opportunistic';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -121,7 +132,7 @@ const FORMATS: Record<string, { test: (value: string) => boolean; expected: stri
   },
 };
 
-const isGroup = (node: ConfigLeaf | ConfigGroup): node is ConfigGroup => node.type === 'object';
+export const isGroup = (node: ConfigLeaf | ConfigGroup): node is ConfigGroup => 'properties' in node;
 
 /** The schema ajv checks: groups closed to unknown keys and filled with their leaves' defaults. */
 function ajvSchemaOf(node: ConfigGroup): object {
@@ -154,6 +165,13 @@ export function configLeaves(node: ConfigGroup = CONFIG_SCHEMA, prefix = ''): [s
 function fromEnvironment(leaf: ConfigLeaf, text: string): unknown {
   const types: string[] = Array.isArray(leaf.type) ? leaf.type : [leaf.type];
   if (types.includes('array')) return text.split(',').map((s) => s.trim()).filter(Boolean);
+  if (types.includes('object')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
   if (text === '' && types.includes('null')) return null;
   if (types.includes('integer') && /^\d+$/.test(text)) return Number(text);
   if (types.includes('boolean')) return text === 'true' || text === '1' ? true : text === 'false' || text === '0' ? false : text;
@@ -183,7 +201,7 @@ function valueAt(root: unknown, path: string[]): unknown {
   return path.reduce<unknown>((node, part) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), root);
 }
 
-const TYPE_WORDS: Record<string, string> = { integer: 'an integer', boolean: 'true or false', string: 'a string', array: 'a list', null: 'null' };
+const TYPE_WORDS: Record<string, string> = { integer: 'an integer', boolean: 'true or false', string: 'a string', array: 'a list', object: 'a JSON object', null: 'null' };
 
 function typeWording(leaf: ConfigLeaf | undefined): string {
   const types: string[] = leaf ? (Array.isArray(leaf.type) ? leaf.type : [leaf.type]) : ['an object'];

@@ -14,6 +14,7 @@ import type { Fanouts } from './fanouts.js';
 import { DELIVER_JOB } from './queue.js';
 import { SlidingWindow } from '../limits/sliding-window.js';
 import { DeliverySummary } from './summary.js';
+import { tlsPolicies } from './tls-policy/setup.js';
 
 export interface OutboundTools {
   /** What hands messages over (outboundDelivery, as the composition root wraps it). */
@@ -28,8 +29,9 @@ export function outboundDelivery(core: Core, dns: Dns): Delivery {
   const { config, clock } = core;
   const { mode } = config.delivery;
   if (mode === 'capture') return captureDelivery(core);
+  const cached = cachingDns(dns, clock);
   return createDelivery({
-    dns: cachingDns(dns, clock),
+    dns: cached,
     hostname: config.hostname,
     port: config.delivery.port,
     mode,
@@ -37,6 +39,7 @@ export function outboundDelivery(core: Core, dns: Dns): Delivery {
     perDomainConcurrency: config.delivery.perDomainConcurrency,
     // one session per place: a delivery that holds one of its domain's places never queues for a session
     sessionsPerHost: config.delivery.perDomainConcurrency,
+    ...(mode === 'mx' ? { tls: tlsPolicies(core, cached) } : {}),
   });
 }
 

@@ -140,6 +140,8 @@ export function createSmtpConnections(limits: SessionLimits): SmtpConnections {
       });
       connection.connect((err) => {
         if (!err) coalesceMessageWrites(connection);
+        const refused = !err && target.check ? target.check.check(connection.secure ? (connection._socket as TLSSocket) : null, target.options.host ?? '') : null;
+        if (refused) return settle(Object.assign(new Error(refused), { code: 'ETLSPOLICY' }) as NodemailerError);
         // as nodemailer's own transports do: credentials only go to a server that offers AUTH
         if (err || !target.auth || !connection.allowsAuth) return settle(err);
         connection.login(target.auth, (loginErr) => settle(loginErr ?? undefined));

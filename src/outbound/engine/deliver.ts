@@ -4,6 +4,7 @@ import type { Attempt } from './attempt.js';
 import { createKeyedLimiter, type Feedback } from './keyed-limiter.js';
 import { createSmtpConnections, type WireMessage } from './connections.js';
 import { resolveRoute } from './route.js';
+import type { PlannedHost, TlsPolicies } from './tls.js';
 import { mxTarget, relayTarget, type SmtpTarget, type SmtpTimeouts } from './transport.js';
 
 export interface DeliveryTimeouts extends SmtpTimeouts {
@@ -28,6 +29,8 @@ export interface DeliveryOptions {
   /** SMTP sessions open at once per MX host (or to the relay); 3 unless set. */
   sessionsPerHost?: number;
   timeouts?: Partial<DeliveryTimeouts>;
+  /** Recipient domains' TLS policies (MTA-STS, DANE, overrides) in MX mode; without, STARTTLS is opportunistic everywhere. */
+  tls?: TlsPolicies;
 }
 
 export interface OutboundMessage {
@@ -151,8 +154,14 @@ export function createDelivery(options: DeliveryOptions): Delivery {
         ? { status: 'bounced', code: null, enhancedCode, response, host: null, tls: null }
         : { status: 'deferred', code: null, response, host: null, tls: null };
     }
-    const hosts = route.hosts.flatMap((host) => host.addresses.map((address) => ({ name: host.name, address })));
-    const targets = hosts.slice(0, MAX_ADDRESSES).map((host) => mxTarget(host, port, hostname, timeouts));
+    let planned: PlannedHost[] = route.hosts.map((host) => ({ ...host, check: null }));
+    if (options.tls) {
+      const plan = await options.tls.plan(domain, route.hosts, port);
+      if (!plan.ok) return { status: 'deferred', code: null, response: plan.reason, host: null, tls: null };
+      planned = plan.hosts;
+    }
+    const hosts = planned.flatMap((host) => host.addresses.map((address) => ({ name: host.name, address, check: host.check })));
+    const targets = hosts.slice(0, MAX_ADDRESSES).map((host) => mxTarget(host, port, hostname, timeouts, host.check));
     if (routes.size >= MAX_ROUTES) routes.clear();
     routes.set(domain, { targets, until: performance.now() + ROUTE_REUSE_MS });
     return targets;

@@ -1,5 +1,6 @@
 import type { SMTPConnectionAuth, SMTPConnectionOptions } from 'nodemailer/lib/smtp-connection';
 import { parseConnectionUrl } from 'nodemailer/lib/shared';
+import type { SessionCheck } from './tls.js';
 
 export interface SmtpTimeouts {
   /** TCP connect. */
@@ -19,6 +20,8 @@ export interface SmtpTarget {
   options: SMTPConnectionOptions;
   /** Credentials to log in with (the relay's); null for MX hosts. */
   auth: SMTPConnectionAuth | null;
+  /** What the session must satisfy before it carries mail (the recipient domain's TLS policy); null: nothing. */
+  check: SessionCheck | null;
 }
 
 function common(ehloName: string, timeouts: SmtpTimeouts): SMTPConnectionOptions {
@@ -32,13 +35,14 @@ function common(ehloName: string, timeouts: SmtpTimeouts): SMTPConnectionOptions
 }
 
 /**
- * An MX host at one address. STARTTLS is used when offered, without checking the
- * certificate: MX certificates are rarely valid for their names (RFC 7435 opportunistic
- * security), and refusing them would only push the mail back to plaintext.
+ * An MX host at one address. STARTTLS is used when offered, without requiring the certificate:
+ * MX certificates are rarely valid for their names (RFC 7435 opportunistic security), and refusing
+ * them would only push the mail back to plaintext. A domain's TLS policy (MTA-STS, DANE, an
+ * override) judges the session through `check` once it is made, before any mail goes over it.
  */
-export function mxTarget(host: { name: string; address: string }, port: number, ehloName: string, timeouts: SmtpTimeouts): SmtpTarget {
+export function mxTarget(host: { name: string; address: string }, port: number, ehloName: string, timeouts: SmtpTimeouts, check: SessionCheck | null = null): SmtpTarget {
   return {
-    key: `${host.name}|${host.address}:${port}`,
+    key: `${host.name}|${host.address}:${port}${check ? `|${check.key}` : ''}`,
     label: `${host.name}[${host.address}]`,
     options: {
       ...common(ehloName, timeouts),
@@ -47,9 +51,10 @@ export function mxTarget(host: { name: string; address: string }, port: number, 
       secure: false,
       ignoreTLS: false,
       opportunisticTLS: true,
-      tls: { rejectUnauthorized: false, servername: host.name },
+      tls: { rejectUnauthorized: false, servername: host.name, ...(check?.ca ? { ca: check.ca } : {}) },
     },
     auth: null,
+    check,
   };
 }
 
@@ -65,5 +70,6 @@ export function relayTarget(url: string, ehloName: string, timeouts: SmtpTimeout
     label: new URL(url).host,
     options: { ...common(ehloName, timeouts), host, port, secure, ...(tls ? { tls } : {}) },
     auth: auth?.user ? { user: auth.user, pass: auth.pass } : null,
+    check: null,
   };
 }
