@@ -14,7 +14,7 @@ export interface WebhookRequest {
   headers: Record<string, string>;
   /** The step's own (credentials, often): sent to the URL's origin only, never to another one a redirect names. */
   originHeaders: Record<string, string>;
-  body: string | null;
+  body: string | Buffer | null;
 }
 
 export interface WebhookResponse {

@@ -21,7 +21,7 @@ export interface TestHttpsServer {
   address: string;
   /** The certificate shown for `host` (SNI). */
   certificate(host: string, pem: Pem): void;
-  /** What GET of `host` + `path` answers; unset ones answer 404. */
+  /** What a request (any method) of `host` + `path` answers; unset ones answer 404. */
   serve(host: string, path: string, file: ServedFile | null): void;
   /** Every request, in order. */
   requests: HttpsRequest[];
@@ -49,7 +49,7 @@ export async function startHttpsServer(fallback: Pem): Promise<TestHttpsServer> 
       req.on('end', () => {
         const host = String(req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
         requests.push({ host, method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
-        const file = req.method === 'GET' ? files.get(`${host}${req.url}`) : { status: 200, body: '' };
+        const file = files.get(`${host}${req.url}`);
         if (!file) return void res.writeHead(404).end('not found');
         res.writeHead(file.status, { 'content-type': file.contentType ?? 'text/plain' }).end(file.body);
       });
