@@ -9,7 +9,9 @@ import { policyText, startTlsEnv, type TlsEnv } from './helpers/tls-peers.js';
 let env: TlsEnv;
 
 test.before(async () => {
-  env = await startTlsEnv();
+  env = await startTlsEnv({
+    delivery: { tls: { domains: { 'partner.test': 'verify', 'goodpartner.test': 'verify', 'anytls.test': 'require', 'optout.test': 'opportunistic' } } },
+  });
 });
 test.after(async () => env.close());
 
@@ -136,6 +138,19 @@ test('the cached policy survives a restart and a failed fetch: no downgrade', as
   env.dns.set('_mta-sts.keep.test', 'TXT', ['v=STSv1; id=3']);
   env.https.serve('mta-sts.keep.test', '/.well-known/mta-sts.txt', { status: 200, body: policyText('enforce', ['mx.intruder.test']) });
   await delivered('dan@keep.test');
+});
+
+test('delivery.tls.domains: verify wants a valid certificate, require any TLS, opportunistic ignores the MTA-STS policy', async () => {
+  await env.routeWithCertificate('partner.test', 'mx.partner.test', await selfSigned(['mx.partner.test']));
+  await deferred('ann@partner.test', /TLS required for partner\.test \(delivery\.tls\.domains: verify\): certificate-not-trusted/);
+  await env.routeWithCertificate('goodpartner.test', 'mx.goodpartner.test', await env.ca.issue(['mx.goodpartner.test']));
+  await delivered('ann@goodpartner.test');
+  await env.routeWithCertificate('anytls.test', 'mx.anytls.test', await selfSigned(['mx.anytls.test']));
+  await delivered('ann@anytls.test');
+  await env.publishPolicy('optout.test', '1', policyText('enforce', ['mx.elsewhere.test']));
+  await env.routeWithCertificate('optout.test', 'mx.optout.test', await selfSigned(['mx.optout.test']));
+  await delivered('ann@optout.test');
+  assert.not.ok(env.https.requests.some((r) => r.host === 'mta-sts.optout.test'), 'the policy of an opportunistic domain is not even fetched');
 });
 
 test.run();
