@@ -1,4 +1,10 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { generate } from 'selfsigned';
+
+/** One key for every certificate a test makes: RSA key generation is most of a certificate's cost. */
+let sharedKey: { privateKey: string; publicKey: string } | null = null;
+const keyPair = () =>
+  (sharedKey ??= generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } }));
 
 /** A certificate and its key, PEM. */
 export interface Pem {
@@ -31,6 +37,7 @@ export async function createTestCa(): Promise<TestCa> {
       const notAfterDate = new Date(Date.now() + (opts.expired ? -DAY : 30 * DAY));
       const leaf = await generate([{ name: 'commonName', value: names[0]! }], {
             algorithm: 'sha256',
+        keyPair: keyPair(),
         notBeforeDate,
         notAfterDate,
         ca: { key: ca.private, cert: ca.cert },
@@ -50,6 +57,7 @@ export async function createTestCa(): Promise<TestCa> {
 export async function selfSigned(names: string[]): Promise<Pem> {
   const pems = await generate([{ name: 'commonName', value: names[0]! }], {
     algorithm: 'sha256',
+    keyPair: keyPair(),
     extensions: [{ name: 'subjectAltName', altNames: names.map((value) => ({ type: 2 as const, value })) }],
   });
   return { key: pems.private, cert: pems.cert };
