@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHttpsServer, type TestHttpsServer } from './https-server.js';
+import type { DaemonOptions } from './daemon.js';
 import { startMailEnv, type MailEnv } from './mail-env.js';
 import { createTestCa, type Pem, type TestCa } from './test-ca.js';
 
@@ -18,7 +19,7 @@ export interface TlsEnv extends MailEnv {
 
 export const policyText = (mode: string, mx: string[], maxAge = 86400) => ['version: STSv1', `mode: ${mode}`, ...mx.map((m) => `mx: ${m}`), `max_age: ${maxAge}`, ''].join('\r\n');
 
-export async function startTlsEnv(config: Record<string, unknown> = {}): Promise<TlsEnv> {
+export async function startTlsEnv(config: Record<string, unknown> = {}, daemon: DaemonOptions = {}): Promise<TlsEnv> {
   const ca = await createTestCa();
   const dir = mkdtempSync(join(tmpdir(), 'postmill-ca-'));
   const caFile = join(dir, 'ca.pem');
@@ -27,6 +28,7 @@ export async function startTlsEnv(config: Record<string, unknown> = {}): Promise
   const byName: Record<string, Pem> = {};
   const delivery = (config.delivery ?? {}) as Record<string, unknown>;
   const env = await startMailEnv({
+    daemon,
     sink: { tls: true, certificates: { byName } },
     senders: ['sender.test'],
     config: {

@@ -40,8 +40,8 @@ export interface SessionOutcome {
 
 /**
  * Different failures kept per policy domain and day, at most: a domain whose servers fail in ever
- * new ways (addresses, reasons) still costs a bounded number of rows; further ones count under
- * the first row of their result type.
+ * new ways (addresses, hosts) still costs a bounded number of rows; past it, a session counts under
+ * an existing row of its result type, or is not counted when there is none.
  */
 const MAX_ROWS_PER_DOMAIN_DAY = 200;
 
