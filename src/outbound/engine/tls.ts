@@ -1,4 +1,4 @@
-import type { TLSSocket } from 'node:tls';
+import type { SecureContext, TLSSocket } from 'node:tls';
 import type { RouteHost } from './route.js';
 
 // What the engine asks of an outbound TLS policy (tls-policy/policy.ts implements it): which MX hosts
@@ -7,8 +7,8 @@ import type { RouteHost } from './route.js';
 /** What one SMTP session must satisfy. Sessions of different checks are never shared. */
 export interface SessionCheck {
   key: string;
-  /** CA certificates the server's certificate is judged by; null: Node's roots. */
-  ca: string[] | null;
+  /** Judges the server's certificate by its CA certificates (made once: parsing the roots per session cost milliseconds); null: Node's roots. */
+  secureContext: SecureContext | null;
   /** Called once the session is made, `socket` null when it is not over TLS: null lets it carry mail, else why not. */
   check(socket: TLSSocket | null, address: string): string | null;
 }

@@ -3,7 +3,7 @@
 // Order: a configured override, then DANE for an MX host with validated TLSA records, then the
 // domain's MTA-STS policy, else opportunistic STARTTLS (RFC 7435). Each checked session is counted
 // for TLS-RPT under its policy domain.
-import type { TLSSocket } from 'node:tls';
+import type { SecureContext, TLSSocket } from 'node:tls';
 import type { Clock } from '../../clock.js';
 import type { TlsOverride } from '../../config.js';
 import type { TlsaAnswer } from '../../dns/tlsa.js';
@@ -23,8 +23,8 @@ export interface TlsPolicyDeps {
   /** null: DANE off (not configured, or the resolver's AD bit is not to be believed). */
   tlsa: ((name: string) => Promise<TlsaAnswer>) | null;
   overrides: Record<string, TlsOverride>;
-  /** The system's roots and delivery.tls.caFile's certificates; null: the system's only. */
-  ca: string[] | null;
+  /** Trusts the system's roots and delivery.tls.caFile's certificates; null: the system's only. */
+  secureContext: SecureContext | null;
 }
 
 type Failure = { resultType: string; detail: string };
@@ -42,7 +42,7 @@ const TLSA_KEEP_MS = 5 * 60_000;
 const MAX_TLSA_NAMES = 10_000;
 
 export function createTlsPolicies(deps: TlsPolicyDeps): TlsPolicies {
-  const { db, clock, ca } = deps;
+  const { db, clock, secureContext } = deps;
   const tlsaMemo = new Map<string, { until: number; answer: Promise<TlsaAnswer> }>();
 
   const day = () => new Date(clock.now()).toISOString().slice(0, 10);
@@ -63,7 +63,7 @@ export function createTlsPolicies(deps: TlsPolicyDeps): TlsPolicies {
   function overrideCheck(domain: string, override: 'require' | 'verify'): SessionCheck {
     return {
       key: `override:${override}`,
-      ca,
+      secureContext,
       check(socket) {
         const failure = override === 'require' ? (socket ? null : webpkiFailure(null)) : webpkiFailure(socket);
         return failure && `TLS required for ${domain} (delivery.tls.domains: ${override}): ${failure.resultType} (${failure.detail})`;
@@ -77,7 +77,7 @@ export function createTlsPolicies(deps: TlsPolicyDeps): TlsPolicies {
     const base = { policyDomain: domain, policyType: 'sts' as const, policyString: lines };
     return {
       key: `sts:${domain}`,
-      ca,
+      secureContext,
       check(socket, address) {
         const failure: Failure | null = listed ? webpkiFailure(socket) : { resultType: 'validation-failure', detail: `${host} is not an mx of the policy` };
         if (!failure) {
@@ -94,7 +94,7 @@ export function createTlsPolicies(deps: TlsPolicyDeps): TlsPolicies {
     const base = { policyDomain: domain, policyType: 'tlsa' as const, policyString: records.map(tlsaText) };
     return {
       key: `dane:${domain}`,
-      ca: null,
+      secureContext: null,
       check(socket, address) {
         const why = socket ? daneMismatch(records, presentedChain(socket), host, clock.now()) : 'the server does not offer STARTTLS';
         if (why === null) {
@@ -110,7 +110,7 @@ export function createTlsPolicies(deps: TlsPolicyDeps): TlsPolicies {
   /** A host whose TLSA lookup failed: a validating resolver answers SERVFAIL for a bogus (attacked) answer. */
   const tlsaFailed = (host: string, err: unknown): SessionCheck => ({
     key: 'dane:unknown',
-    ca: null,
+    secureContext: null,
     check: () => `DANE: the TLSA lookup of ${host} failed (${err instanceof Error ? err.message : String(err)})`,
   });
 

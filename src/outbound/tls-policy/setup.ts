@@ -1,6 +1,6 @@
 // The outbound TLS policy as the configuration asks for it (delivery.tls.*).
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import { settingFailed } from '../../config.js';
 import type { Core } from '../../core.js';
 import type { Dns } from '../../dns/resolver.js';
@@ -49,6 +49,6 @@ export function tlsPolicies(core: Core, dns: Dns): TlsPolicies {
     mtaSts,
     tlsa: daneTrusted && server ? (name) => lookupTlsa(server, name) : null,
     overrides: settings.domains,
-    ca,
+    secureContext: ca ? createSecureContext({ ca }) : null,
   });
 }
