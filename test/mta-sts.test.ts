@@ -3,6 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventually } from './helpers/mail-env.js';
+import { startSmtpSink } from './helpers/smtp-sink.js';
 import { selfSigned } from './helpers/test-ca.js';
 import { policyText, startTlsEnv, type TlsEnv } from './helpers/tls-peers.js';
 
@@ -84,6 +85,17 @@ test('enforce: an untrusted, a wrong-name or an expired certificate, or no START
   await env.publishPolicy('expired.test', '1', policyText('enforce', ['mx.expired.test']));
   await env.routeWithCertificate('expired.test', 'mx.expired.test', await env.ca.issue(['mx.expired.test'], { expired: true }));
   await deferred('ann@expired.test', /mx\.expired\.test: certificate-expired/);
+  // an MX host on another loopback address, same port, that offers no STARTTLS
+  const plain = await startSmtpSink({ listen: { host: '127.0.0.2', port: env.sink.port } });
+  try {
+    await env.publishPolicy('notls.test', '1', policyText('enforce', ['mx.notls.test']));
+    await env.routeWithCertificate('notls.test', 'mx.notls.test', null);
+    env.dns.set('mx.notls.test', 'A', ['127.0.0.2']);
+    await deferred('ann@notls.test', /mx\.notls\.test: starttls-not-supported/);
+    assert.is(plain.messages.length, 0);
+  } finally {
+    await plain.close();
+  }
 });
 
 test('testing: a bad certificate is delivered anyway (and counted for the report)', async () => {

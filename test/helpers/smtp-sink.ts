@@ -23,6 +23,8 @@ export interface SinkOptions {
   certificates?: { default?: { key: string; cert: string }; byName?: Record<string, { key: string; cert: string }> };
   /** Hide STARTTLS from EHLO; defaults to `!tls`. */
   hideSTARTTLS?: boolean;
+  /** Listen here instead of 127.0.0.1 and a free port (a second MX host on delivery.port, at another loopback address). */
+  listen?: { host: string; port: number };
   /** Close a client's session after this long without a command (smtp-server's socketTimeout). */
   idleTimeoutMs?: number;
 }
@@ -123,7 +125,7 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, HOST, () => {
+    server.listen(options.listen?.port ?? 0, options.listen?.host ?? HOST, () => {
       server.off('error', reject);
       resolve();
     });
