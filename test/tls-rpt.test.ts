@@ -53,6 +53,13 @@ test('a day later each policy domain gets its report: mailed through the daemon 
 
   await send('ann@trial.test');
   await send('ann@strict.test');
+  // an MX host the enforce policy does not name: no session is tried, the attempt counts as one that failed
+  await env.publishPolicy('nomx.test', '1', policyText('enforce', ['mx.elsewhere.test']));
+  await env.routeWithCertificate('nomx.test', 'mx.nomx.test', await env.ca.issue(['mx.nomx.test']));
+  env.dns.set('_smtp._tls.nomx.test', 'TXT', ['v=TLSRPTv1; rua=mailto:nomx-reports@reports.test']);
+  const r = await env.daemon.request('POST', '/v1/send', { to: 'ann@nomx.test', from: 'hello@sender.test', subject: 'Refused', body: '<p>Hi</p>' });
+  const refusedId = r.body.data.emails[0].email;
+  await eventually(async () => (await env.daemon.request('GET', `/emails/${refusedId}`)).body.attempts?.[0], 10_000, 'the refused attempt');
   await env.idle();
   assert.is(reportMails().length, 0, 'nothing is reported before the day is over');
 
@@ -85,6 +92,10 @@ test('a day later each policy domain gets its report: mailed through the daemon 
   assert.is(policy['failure-details'][0]['result-type'], 'certificate-not-trusted');
   assert.is(policy['failure-details'][0]['receiving-mx-hostname'], 'mx.trial.test');
   assert.is(policy['failure-details'][0]['receiving-ip'], '127.0.0.1');
+  const nomx = await eventually(async () => env.sink.messages.find((m) => m.rcptTo.includes('nomx-reports@reports.test')), 10_000, 'the report of nomx.test');
+  const nomxReport = checked((await simpleParser(nomx.raw)).attachments[0]!.content).policies[0];
+  assert.ok(nomxReport.summary['total-failure-session-count'] >= 1);
+  assert.equal(nomxReport['failure-details'].map((d: any) => [d['result-type'], d['receiving-mx-hostname']]), [['validation-failure', 'mx.nomx.test']]);
   const strict = byDomain.get('strict.test').policies[0];
   assert.ok(strict.summary['total-successful-session-count'] >= 1);
   assert.is(strict.summary['total-failure-session-count'], 0);

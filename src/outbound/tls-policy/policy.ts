@@ -143,6 +143,10 @@ export function createTlsPolicies(deps: TlsPolicyDeps): TlsPolicies {
       // under enforce, an MX host the policy does not name gets no mail (unless DANE vouches for it)
       const allowed = planned.filter((host, i) => dane[i] !== null || policyAllows(sts.policy, host.name));
       if (allowed.length > 0) return { ok: true, hosts: allowed };
+      // no session is tried: the delivery attempt is the failed session TLS-RPT counts
+      for (const host of hosts) {
+        count({ policyDomain: domain, policyType: 'sts', policyString: sts.lines, resultType: 'validation-failure', mxHost: host.name, receivingIp: '', detail: `${host.name} is not an mx of the policy` });
+      }
       return { ok: false, reason: `MTA-STS policy of ${domain} (enforce) names none of its MX hosts (${hosts.map((h) => h.name).join(', ')}); policy mx: ${sts.policy.mx.join(', ')}` };
     },
   };
