@@ -4,6 +4,7 @@
 // attacker blocking the fetch does not downgrade delivery. Asked once per domain per RECHECK_MS.
 import type { Clock } from '../../clock.js';
 import type { Dns } from '../../dns/resolver.js';
+import { keptFor } from '../../memo.js';
 import type { Db } from '../../store/db.js';
 import { sendWebhook, type WebhookOptions } from '../../webhooks/request.js';
 import { parseStsPolicy, stsRecordId, type StsPolicy } from './mta-sts-policy.js';
@@ -50,7 +51,6 @@ function failureOf(err: unknown): StsFetchFailure {
 
 export function createMtaSts(deps: MtaStsDeps): MtaSts {
   const { db, clock, dns } = deps;
-  const memo = new Map<string, { until: number; active: Promise<ActiveSts | null> }>();
 
   async function fetchPolicy(domain: string): Promise<string> {
     const url = `https://mta-sts.${domain}/.well-known/mta-sts.txt`;
@@ -96,15 +96,6 @@ export function createMtaSts(deps: MtaStsDeps): MtaSts {
     return active(text);
   }
 
-  return {
-    policyOf(domain) {
-      const key = domain.toLowerCase();
-      const hit = memo.get(key);
-      if (hit && clock.now() < hit.until) return hit.active;
-      if (memo.size >= MAX_DOMAINS) memo.clear();
-      const active = resolve(key);
-      memo.set(key, { until: clock.now() + RECHECK_MS, active });
-      return active;
-    },
-  };
+  const policyOf = keptFor(clock, RECHECK_MS, MAX_DOMAINS, resolve);
+  return { policyOf: (domain) => policyOf(domain.toLowerCase()) };
 }

@@ -7,13 +7,14 @@ import type { SecureContext, TLSSocket } from 'node:tls';
 import type { Clock } from '../../clock.js';
 import type { TlsOverride } from '../../config.js';
 import type { TlsaAnswer } from '../../dns/tlsa.js';
+import { keptFor } from '../../memo.js';
 import type { Db } from '../../store/db.js';
 import type { RouteHost } from '../engine/route.js';
 import type { SessionCheck, TlsPolicies } from '../engine/tls.js';
 import { daneMismatch, presentedChain, tlsaText, usableTlsa } from './dane.js';
 import { policyAllows } from './mta-sts-policy.js';
 import type { ActiveSts, MtaSts } from './mta-sts.js';
-import { countSession, type SessionOutcome } from './store.js';
+import { countSession, reportDay, type SessionOutcome } from './store.js';
 
 export interface TlsPolicyDeps {
   db: Db;
@@ -43,22 +44,9 @@ const MAX_TLSA_NAMES = 10_000;
 
 export function createTlsPolicies(deps: TlsPolicyDeps): TlsPolicies {
   const { db, clock, secureContext } = deps;
-  const tlsaMemo = new Map<string, { until: number; answer: Promise<TlsaAnswer> }>();
+  const tlsaOf = deps.tlsa && keptFor(clock, TLSA_KEEP_MS, MAX_TLSA_NAMES, deps.tlsa);
 
-  const day = () => new Date(clock.now()).toISOString().slice(0, 10);
-  const count = (outcome: Omit<SessionOutcome, 'day'>) => countSession(db, { ...outcome, day: day() });
-
-  function tlsaOf(name: string): Promise<TlsaAnswer> {
-    const hit = tlsaMemo.get(name);
-    if (hit && clock.now() < hit.until) return hit.answer;
-    if (tlsaMemo.size >= MAX_TLSA_NAMES) tlsaMemo.clear();
-    const answer = deps.tlsa!(name);
-    const entry = { until: clock.now() + TLSA_KEEP_MS, answer };
-    tlsaMemo.set(name, entry);
-    // a failed lookup is asked again next time
-    answer.catch(() => tlsaMemo.get(name) === entry && tlsaMemo.delete(name));
-    return answer;
-  }
+  const count = (outcome: Omit<SessionOutcome, 'day'>) => countSession(db, { ...outcome, day: reportDay(clock.now()) });
 
   function overrideCheck(domain: string, override: 'require' | 'verify'): SessionCheck {
     return {
@@ -115,7 +103,7 @@ export function createTlsPolicies(deps: TlsPolicyDeps): TlsPolicies {
   });
 
   async function daneChecks(domain: string, hosts: RouteHost[], port: number): Promise<(SessionCheck | null)[]> {
-    if (!deps.tlsa) return hosts.map(() => null);
+    if (!tlsaOf) return hosts.map(() => null);
     return Promise.all(
       hosts.map(async (host) => {
         try {

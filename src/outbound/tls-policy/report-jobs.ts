@@ -14,7 +14,7 @@ import type { Delivery } from '../engine/deliver.js';
 import { buildReport, reportFileName } from './report.js';
 import { reportMessage } from './report-mail.js';
 import { trustedCas } from './setup.js';
-import { countsOf, domainsToReport, forgetReportsBefore, markDelivered, readReport, saveReport } from './store.js';
+import { countsOf, domainsToReport, forgetReportsBefore, markDelivered, readReport, reportDay, saveReport } from './store.js';
 import { reportUris } from './tlsrpt-record.js';
 
 export const TLS_REPORTS_JOB = 'tls-rpt.daily';
@@ -32,8 +32,6 @@ interface SendPayload {
   policyDomain: string;
 }
 
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
 export function tlsReportJobs(runner: JobRunner, core: Core, tools: { dns: Dns; delivery: Delivery }): void {
   const { db, clock, config, jobs, log } = core;
   const submitter = config.hostname;
@@ -42,9 +40,9 @@ export function tlsReportJobs(runner: JobRunner, core: Core, tools: { dns: Dns; 
   /** Makes the reports of finished days, each with its send job, in one transaction per report. */
   function makeReports(): void {
     const now = clock.now();
-    forgetReportsBefore(db, dayOf(now - KEEP_DAYS * DAY_MS));
+    forgetReportsBefore(db, reportDay(now - KEEP_DAYS * DAY_MS));
     if (!config.delivery.tls.reports) return;
-    for (const { day, policyDomain } of domainsToReport(db, dayOf(now))) {
+    for (const { day, policyDomain } of domainsToReport(db, reportDay(now))) {
       const reportId = `${randomUUID()}@${submitter}`;
       const report = buildReport({ organization: submitter, contact: `postmaster@${submitter}`, reportId, day, policyDomain, rows: countsOf(db, day, policyDomain) });
       db.transaction(() => {

@@ -9,7 +9,7 @@ import type { TlsPolicies } from '../engine/tls.js';
 import { trustsAdBit } from './dane.js';
 import { createMtaSts } from './mta-sts.js';
 import { createTlsPolicies } from './policy.js';
-import { countSession } from './store.js';
+import { countSession, reportDay } from './store.js';
 
 /** Node's roots and the configured file's certificates; null when no file is configured (Node's roots apply by default). */
 export function trustedCas(caFile: string | null): string[] | null {
@@ -37,8 +37,7 @@ export function tlsPolicies(core: Core, dns: Dns): TlsPolicies {
         fetch: { allowPrivate: config.webhooks.allowPrivate, ...(ca ? { ca } : {}) },
         onFetchFailure(domain, failure) {
           log.info('MTA-STS policy not fetched', { domain, ...failure });
-          const day = new Date(clock.now()).toISOString().slice(0, 10);
-          countSession(db, { day, policyDomain: domain, policyType: 'sts', policyString: [], mxHost: '', receivingIp: '', ...failure });
+          countSession(db, { day: reportDay(clock.now()), policyDomain: domain, policyType: 'sts', policyString: [], mxHost: '', receivingIp: '', ...failure });
         },
       })
     : null;

@@ -24,6 +24,9 @@ export function saveStsPolicy(db: Db, domain: string, policy: StoredStsPolicy): 
   ).run(domain, policy.recordId, policy.text, policy.fetchedAt, policy.expiresAt);
 }
 
+/** The UTC day (YYYY-MM-DD) a moment belongs to: TLS-RPT counts and reports by it. */
+export const reportDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
 /** One TLS session's outcome as TLS-RPT counts it. */
 export interface SessionOutcome {
   day: string;
