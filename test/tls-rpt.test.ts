@@ -44,7 +44,9 @@ test('a day later each policy domain gets its report: mailed through the daemon 
   await env.routeWithCertificate('trial.test', 'mx.trial.test', await selfSigned(['mx.trial.test']));
   await env.publishPolicy('strict.test', '1', policyText('enforce', ['*.strict.test']));
   await env.routeWithCertificate('strict.test', 'mx.strict.test', await env.ca.issue(['mx.strict.test']));
+  // the reports' own domain enforces a policy its MX fails: reports go all the same (RFC 8460 5.3)
   env.routeToSink('reports.test');
+  await env.publishPolicy('reports.test', '1', policyText('enforce', ['mx.reports.test']));
   env.dns.set('rua.reports.test', 'A', [env.https.address]);
   env.https.certificate('rua.reports.test', await env.ca.issue(['rua.reports.test']));
   env.https.serve('rua.reports.test', '/v1/tlsrpt', { status: 202, body: '' });

@@ -51,6 +51,11 @@ export interface OutboundMessage {
    * cancelled while the message waited behind others for its destination).
    */
   stillWanted?: () => boolean;
+  /**
+   * False: the recipient domain's TLS policy is not applied, STARTTLS stays opportunistic. For TLS-RPT
+   * reports, which RFC 8460 5.3 wants delivered despite TLS failures (they are what reports them).
+   */
+  tlsPolicy?: boolean;
 }
 
 /**
@@ -143,9 +148,10 @@ export function createDelivery(options: DeliveryOptions): Delivery {
 
   const routes = new Map<string, { targets: SmtpTarget[]; until: number }>();
 
-  async function targetsFor(domain: string): Promise<SmtpTarget[] | DeliveryResult> {
+  async function targetsFor(domain: string, tlsPolicy: boolean): Promise<SmtpTarget[] | DeliveryResult> {
     if (relayTargets) return relayTargets;
-    const reused = routes.get(domain);
+    const routeKey = tlsPolicy ? domain : `${domain} without TLS policy`;
+    const reused = routes.get(routeKey);
     if (reused && reused.until > performance.now()) return reused.targets;
     const route = await resolveRoute(dns, domain);
     if (!route.ok) {
@@ -155,7 +161,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
         : { status: 'deferred', code: null, response, host: null, tls: null };
     }
     let planned: PlannedHost[] = route.hosts.map((host) => ({ ...host, check: null }));
-    if (options.tls) {
+    if (options.tls && tlsPolicy) {
       const plan = await options.tls.plan(domain, route.hosts, port);
       if (!plan.ok) return { status: 'deferred', code: null, response: plan.reason, host: null, tls: null };
       planned = plan.hosts;
@@ -163,12 +169,12 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     const hosts = planned.flatMap((host) => host.addresses.map((address) => ({ name: host.name, address, check: host.check })));
     const targets = hosts.slice(0, MAX_ADDRESSES).map((host) => mxTarget(host, port, hostname, timeouts, host.check));
     if (routes.size >= MAX_ROUTES) routes.clear();
-    routes.set(domain, { targets, until: performance.now() + ROUTE_REUSE_MS });
+    routes.set(routeKey, { targets, until: performance.now() + ROUTE_REUSE_MS });
     return targets;
   }
 
   async function deliverTo(domain: string, message: OutboundMessage): Promise<DeliveryResult> {
-    const targets = await targetsFor(domain);
+    const targets = await targetsFor(domain, message.tlsPolicy !== false);
     if (!Array.isArray(targets)) return targets;
     const wire: WireMessage = { envelope: { from: message.from, to: [message.to] }, head: message.head ?? null, raw: message.raw };
     return tryInOrder(targets, (target) => connections.send(target, wire));

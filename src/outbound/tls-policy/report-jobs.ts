@@ -67,7 +67,8 @@ export function tlsReportJobs(runner: JobRunner, core: Core, tools: { dns: Dns; 
     const to = decodeURIComponent(url.pathname);
     const from = `tls-reports@${submitter}`;
     const raw = reportMessage({ from, to, submitter, policyDomain: payload.policyDomain, reportId: report.reportId, fileName, gzipped: report.gzipped, date: new Date(clock.now()) });
-    const result = await tools.delivery.deliver({ emailId: report.reportId, from, to, raw });
+    // RFC 8460 5.3: delivered despite TLS failures, which the next report would otherwise never tell
+    const result = await tools.delivery.deliver({ emailId: report.reportId, from, to, raw, tlsPolicy: false });
     if (result.status === 'bounced') {
       // a permanent refusal: asking again would be refused again
       log.warn('TLS-RPT report refused', { to, policyDomain: payload.policyDomain, response: result.response });
