@@ -4,6 +4,7 @@
 
 /** A leaf key: its JSON Schema, the environment variable that overrides it, and what it means. */
 export interface ConfigLeaf {
+  /** `object`: a map whose entries the key's own schema (`additionalProperties`) describes. */
   type: 'string' | 'integer' | 'boolean' | 'array' | 'object' | ('string' | 'integer' | 'null')[];
   default: unknown;
   'x-env': string;
@@ -13,6 +14,7 @@ export interface ConfigLeaf {
 
 export interface ConfigGroup {
   type: 'object';
+  /** A group's keys are listed; a map leaf (type `object` too) has none. */
   properties: Record<string, ConfigLeaf | ConfigGroup>;
 }
 
@@ -170,6 +172,39 @@ export const CONFIG_SCHEMA: ConfigGroup = group({
         [50, 100, 200, 400, 800, 1500, 3000, 6000, 12000, 25000, 50000],
         "deliveries per day for a sender domain's first days (day 1, day 2...); after the last day, no limit",
         { minItems: 1, items: { type: 'integer', minimum: 1 } },
+      ),
+    }),
+    tls: group({
+      mtaSts: leaf(
+        'POSTMILL_DELIVERY_TLS_MTA_STS',
+        'boolean',
+        true,
+        "apply recipient domains' MTA-STS policies (RFC 8461): under enforce, mail goes only to the MX hosts the policy names, over TLS with a certificate valid for the host",
+      ),
+      dane: leaf(
+        'POSTMILL_DELIVERY_TLS_DANE',
+        'boolean',
+        false,
+        'enforce DANE TLSA records of MX hosts (RFC 7672); trusted only when every dns.servers entry is a loopback address (a local validating resolver whose AD bit is believed), else off with a warning',
+      ),
+      domains: leaf(
+        'POSTMILL_DELIVERY_TLS_DOMAINS',
+        'object',
+        {},
+        'per recipient domain TLS overrides, e.g. {"partner.example": "verify"}: "require" (STARTTLS or defer), "verify" (STARTTLS with a certificate valid for the MX host, or defer), "opportunistic" (ignore MTA-STS and DANE for it); JSON in the environment',
+        { additionalProperties: { enum: ['require', 'verify', 'opportunistic'] }, propertyNames: { format: 'hostname' } },
+      ),
+      caFile: leaf(
+        'POSTMILL_DELIVERY_TLS_CA_FILE',
+        ['string', 'null'],
+        null,
+        'a PEM file of CA certificates trusted besides the system roots for MTA-STS policy fetches, TLS-RPT reports by HTTPS and verified MX certificates (a private PKI, tests)',
+      ),
+      reports: leaf(
+        'POSTMILL_DELIVERY_TLS_REPORTS',
+        'boolean',
+        true,
+        "send a daily TLS-RPT report (RFC 8460) of the TLS sessions to each policy domain that publishes a _smtp._tls record",
       ),
     }),
   }),

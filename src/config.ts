@@ -46,6 +46,14 @@ export interface Config {
     providers: Record<string, { suffixes?: string[]; connections?: number; perConnection?: number; perMinute?: number }>;
     /** A new sender domain's daily deliveries, from its first send: bulk mail over the day's budget waits for the next day. */
     warmup: { enabled: boolean; schedule: number[] };
+    /** Outbound TLS policy: MTA-STS, DANE, per-domain overrides, TLS-RPT (src/outbound/tls-policy/). */
+    tls: {
+      mtaSts: boolean;
+      dane: boolean;
+      domains: Record<string, TlsOverride>;
+      caFile: string | null;
+      reports: boolean;
+    };
   };
   /** DKIM key rotation: days an old key stays published after a rotation, and the schedule of rotations (null is off). */
   dkim: { rotationOverlapDays: number; rotateEveryDays: number | null };
@@ -73,6 +81,9 @@ export interface Config {
   /** Enables POST /_test/clock (with adminToken) to move the daemon's clock forward. Tests only. */
   testHooks: boolean;
 }
+
+/** A recipient domain's TLS override: STARTTLS required, a verified certificate required, or MTA-STS and DANE ignored. */
+export type TlsOverride = 'require' | 'verify' | 'opportunistic';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 

@@ -28,3 +28,20 @@ export function memoizedSource<V>(limit: number, compute: (source: string) => V)
   const remembered = memoized(limit, compute);
   return (source) => (source.length > MAX_REMEMBERED_SOURCE ? compute(source) : remembered(source));
 }
+
+/**
+ * `compute`'s promises remembered by key for `keepMs` of `clock` (at most `limit` keys, least recently
+ * used go first); a promise that rejects is forgotten, so the next call asks again. Lookups in flight
+ * are shared.
+ */
+export function keptFor<V>(clock: { now(): number }, keepMs: number, limit: number, compute: (key: string) => Promise<V>): (key: string) => Promise<V> {
+  const answers = new LRUCache<string, { until: number; answer: Promise<V> }>({ max: limit });
+  return (key) => {
+    const known = answers.get(key);
+    if (known && clock.now() < known.until) return known.answer;
+    const entry = { until: clock.now() + keepMs, answer: compute(key) };
+    answers.set(key, entry);
+    entry.answer.catch(() => answers.get(key) === entry && answers.delete(key));
+    return entry.answer;
+  };
+}

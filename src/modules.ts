@@ -24,6 +24,7 @@ import { idempotencyJobs } from './idempotency/sweep.js';
 import { inboundJobs } from './inbound/process.js';
 import type { Module } from './module.js';
 import { outboundDelivery, outboundModule } from './outbound/module.js';
+import { tlsReportJobs } from './outbound/tls-policy/report-jobs.js';
 import { projectRoutes } from './api/projects.js';
 import { segmentJobs } from './segments/jobs.js';
 import { segmentReactors } from './segments/reactor.js';
@@ -46,6 +47,7 @@ import { workflowUsage } from './workflows/usage.js';
 export function modules(a: Assembly): Module[] {
   const { core, dns, threads, usage } = a;
   const campaignProgress = new CampaignProgressLog(core);
+  const delivery = outboundDelivery(core, dns);
   return [
     { routes: (guards) => accountRoutes(core, threads, guards) },
     { routes: (guards) => contactRoutes(core, usage, guards) },
@@ -57,7 +59,8 @@ export function modules(a: Assembly): Module[] {
     { routes: (guards) => templateRoutes(core, { threads, usage }, guards) },
     { routes: (guards) => sendRoutes(core, threads, guards) },
     { routes: (guards) => emailRoutes(core, { signer: a.signer, dns }, guards) },
-    outboundModule(core, { delivery: simulatorDelivery(core, outboundDelivery(core, dns)), signer: a.signer, fanouts: a.fanouts, metrics: a.metrics }),
+    outboundModule(core, { delivery: simulatorDelivery(core, delivery), signer: a.signer, fanouts: a.fanouts, metrics: a.metrics }),
+    { jobs: (runner) => tlsReportJobs(runner, core, { dns, delivery }) },
     { routes: (guards) => trackRoutes(core, guards) },
     { routes: (guards) => eventRoutes(core, usage, guards), activity: eventActivity },
     { routes: (guards) => activityRoutes(core, a.activity, guards) },

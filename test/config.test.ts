@@ -38,7 +38,10 @@ test('defaults of every key, and the environment read by type', () => {
     POSTMILL_WEBHOOKS_ALLOW_PRIVATE: '1',
     POSTMILL_SUBMISSION_PORT: '',
     POSTMILL_PUBLIC_URL: 'https://mail.example.com',
+    POSTMILL_DELIVERY_TLS_DOMAINS: '{"partner.example": "verify", "legacy.example": "opportunistic"}',
   });
+  assert.equal(env.delivery.tls.domains, { 'partner.example': 'verify', 'legacy.example': 'opportunistic' });
+  assert.equal(config.delivery.tls, { mtaSts: true, dane: false, domains: {}, caFile: null, reports: true });
   assert.is(env.http.port, 0);
   assert.equal(env.dns.servers, ['127.0.0.1:5353', '::1']);
   assert.is(env.webhooks.allowPrivate, true);
@@ -79,6 +82,9 @@ test('invalid values and unknown keys stop the start with one line naming the ke
     [{ POSTMILL_DELIVERY_WARMUP_SCHEDULE: '50,x' }, null, /"delivery\.warmup\.schedule": expected a list/],
     [{}, '[1]', /must hold a JSON object/],
     [{}, '{', /cannot read configuration file/],
+    [{ POSTMILL_DELIVERY_TLS_DOMAINS: '{"partner.example": "always"}' }, null, /"delivery\.tls\.domains\.partner\.example": expected one of require, verify, opportunistic/],
+    [{ POSTMILL_DELIVERY_TLS_DOMAINS: 'partner.example=require' }, null, /"delivery\.tls\.domains": expected a JSON object/],
+    [{}, { delivery: { tls: { domains: { 'not a domain': 'require' } } } }, /"delivery\.tls\.domains": expected a DNS host name/],
   ];
   for (const [env, content, message] of refusals) {
     assert.throws(() => loadConfig(content === null ? null : file(content), env), message, JSON.stringify([env, content]));

@@ -15,6 +15,7 @@ import { DELIVER_JOB } from './queue.js';
 import { SlidingWindow } from '../limits/sliding-window.js';
 import { DeliverySummary } from './summary.js';
 import { providerRules } from './shaping/providers.js';
+import { tlsPolicies } from './tls-policy/setup.js';
 
 export interface OutboundTools {
   /** What hands messages over (outboundDelivery, as the composition root wraps it). */
@@ -29,8 +30,9 @@ export function outboundDelivery(core: Core, dns: Dns): Delivery {
   const { config, clock } = core;
   const { mode } = config.delivery;
   if (mode === 'capture') return captureDelivery(core);
+  const cached = cachingDns(dns, clock);
   return createDelivery({
-    dns: cachingDns(dns, clock),
+    dns: cached,
     hostname: config.hostname,
     port: config.delivery.port,
     mode,
@@ -40,6 +42,7 @@ export function outboundDelivery(core: Core, dns: Dns): Delivery {
     sessionsPerHost: config.delivery.perDomainConcurrency,
     providers: providerRules(config.delivery.providers),
     clock,
+    ...(mode === 'mx' ? { tls: tlsPolicies(core, cached) } : {}),
   });
 }
 

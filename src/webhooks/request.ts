@@ -14,21 +14,28 @@ export interface WebhookRequest {
   headers: Record<string, string>;
   /** The step's own (credentials, often): sent to the URL's origin only, never to another one a redirect names. */
   originHeaders: Record<string, string>;
-  body: string | null;
+  body: string | Buffer | null;
 }
 
 export interface WebhookResponse {
   status: number;
-  /** The start of the answer (at most 4 KB), kept with the step's output. */
+  /** The start of the answer (at most 4 KB, or all of it under `maxBodyBytes`), kept with the step's output. */
   body: string;
+  /** The answer's Content-Type, '' when it named none. */
+  contentType: string;
   url: string;
 }
 
 export interface WebhookOptions {
   dns: Dns;
   allowPrivate: boolean;
+  /** Bounds the whole exchange, the answer's body included. */
   timeoutMs: number;
   maxRedirects: number;
+  /** The whole body is wanted and a longer one is a failure (MTA-STS policies), instead of keeping its first 4 KB. */
+  maxBodyBytes?: number;
+  /** CA certificates (PEM) trusted for https: instead of Node's roots; a caller adds the roots it still wants. */
+  ca?: string[];
 }
 
 /** A failure; `retryable` ones (network errors, timeouts) may succeed on another attempt. */
@@ -58,7 +65,9 @@ async function addressOf(host: string, opts: WebhookOptions): Promise<{ address:
   throw new WebhookError(`${host} refused: ${reasons[0]} (set webhooks.allowPrivate to reach private addresses)`, false);
 }
 
-function attempt(url: URL, req: WebhookRequest, headers: Record<string, string>, pinned: { address: string; family: 4 | 6 }, timeoutMs: number): Promise<{ res: IncomingMessage; body: string }> {
+function attempt(url: URL, req: WebhookRequest, headers: Record<string, string>, pinned: { address: string; family: 4 | 6 }, opts: WebhookOptions): Promise<{ res: IncomingMessage; body: string }> {
+  const { timeoutMs, maxBodyBytes } = opts;
+  const keep = maxBodyBytes ?? KEEP_BODY;
   const lookup: LookupFunction = (_host, options, callback) => {
     if (options.all) (callback as unknown as (e: null, all: { address: string; family: number }[]) => void)(null, [pinned]);
     else callback(null, pinned.address, pinned.family);
@@ -68,12 +77,13 @@ function attempt(url: URL, req: WebhookRequest, headers: Record<string, string>,
     let handle: ClientRequest | undefined;
     let timer: NodeJS.Timeout | undefined;
     try {
-      handle = send(url, { method: req.method, headers, lookup }, (res) => {
+      handle = send(url, { method: req.method, headers, lookup, ...(opts.ca ? { ca: opts.ca } : {}) }, (res) => {
         const chunks: Buffer[] = [];
         let kept = 0;
         res.on('data', (chunk: Buffer) => {
-          if (kept < KEEP_BODY) chunks.push(chunk.subarray(0, KEEP_BODY - kept));
+          if (kept < keep) chunks.push(chunk.subarray(0, keep - kept));
           kept += chunk.length;
+          if (maxBodyBytes !== undefined && kept > maxBodyBytes) res.destroy(new WebhookError(`the answer is longer than ${maxBodyBytes} bytes`, false));
         });
         res.on('end', () => {
           clearTimeout(timer);
@@ -119,10 +129,10 @@ export async function sendWebhook(req: WebhookRequest, opts: WebhookOptions): Pr
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WebhookError(`${url.protocol} URLs cannot be called`, false);
     const pinned = await addressOf(url.hostname, opts);
     const headers = url.origin === origin ? { ...current.originHeaders, ...current.headers } : current.headers;
-    const { res, body } = await attempt(url, current, headers, pinned, opts.timeoutMs);
+    const { res, body } = await attempt(url, current, headers, pinned, opts);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
-    if (!REDIRECTS.has(status) || !location) return { status, body, url: url.toString() };
+    if (!REDIRECTS.has(status) || !location) return { status, body, contentType: res.headers['content-type'] ?? '', url: url.toString() };
     if (hop >= opts.maxRedirects) throw new WebhookError(`more than ${opts.maxRedirects} redirects`, false);
     url = redirectTarget(location, url);
     // 303, and 301/302 after a POST, continue as a GET without a body (what browsers and curl do)

@@ -13,6 +13,8 @@ export interface DnsRecords {
   CNAME: string[];
   /** Reverse DNS: the names of an address, under its in-addr.arpa / ip6.arpa name. */
   PTR: string[];
+  /** DANE (RFC 6698): certificate usage, selector, matching type and data. */
+  TLSA: { usage: number; selector: number; matchingType: number; data: Buffer }[];
 }
 
 export type DnsRecordType = keyof DnsRecords;
@@ -30,6 +32,11 @@ export interface TestDnsServer {
    * SERVFAIL; `clear(name)` ends it.
    */
   misbehave(name: string, how: Misbehaviour): void;
+  /**
+   * Answers about `name` carry the AD bit (a validating resolver vouching for them, as DANE wants), or
+   * stop carrying it with `false`.
+   */
+  secure(name: string, on?: boolean): void;
   /** How many questions about `name` arrived (every type, every transport). */
   asked(name: string): number;
   /** Forgets one name, or every name. */
@@ -48,8 +55,12 @@ const SERVFAIL = 2;
 /** Attempts at finding a port free for both UDP and TCP. */
 const BIND_ATTEMPTS = 10;
 
+/** dns2 knows no TLSA: its rdata goes out as raw bytes. */
+const TLSA_TYPE = 52;
+const typeNumber = (type: DnsRecordType): number => (type === 'TLSA' ? TLSA_TYPE : Packet.TYPE[type]);
+
 const TYPE_NAMES = new Map<number, DnsRecordType>(
-  (['A', 'AAAA', 'MX', 'TXT', 'NS', 'CNAME', 'PTR'] as const).map((type) => [Packet.TYPE[type], type]),
+  (['A', 'AAAA', 'MX', 'TXT', 'NS', 'CNAME', 'PTR', 'TLSA'] as const).map((type) => [typeNumber(type), type]),
 );
 
 /** Record data ready for dns2's encoders, per name and type. */
@@ -86,10 +97,11 @@ const RDATA: { [T in DnsRecordType]: (record: DnsRecords[T][number]) => Partial<
   NS: (ns) => ({ ns }),
   CNAME: (domain) => ({ domain }),
   PTR: (domain) => ({ domain }),
+  TLSA: ({ usage, selector, matchingType, data }) => ({ data: Buffer.concat([Buffer.of(usage, selector, matchingType), data]) as unknown as string }),
 };
 
 function resources(name: string, type: DnsRecordType, records: Partial<Resource>[]): Resource[] {
-  return records.map((record) => new Packet.Resource({ ...record, name, type: Packet.TYPE[type], class: Packet.CLASS.IN, ttl: TTL }));
+  return records.map((record) => new Packet.Resource({ ...record, name, type: typeNumber(type), class: Packet.CLASS.IN, ttl: TTL }));
 }
 
 /** Answers one question from the zone, following CNAMEs inside it. */
@@ -118,6 +130,7 @@ function answer(zone: Zone, question: Question, response: Packet): void {
 /** What the server does besides answering from the zone: names that misbehave, and the questions counted. */
 interface Behaviour {
   misbehaving: Map<string, Misbehaviour>;
+  secure: Set<string>;
   asked: Map<string, number>;
 }
 
@@ -128,6 +141,8 @@ function handler(zone: Zone, behaviour: Behaviour): DnsHandler {
     for (const question of request.questions) {
       const name = normalize(question.name);
       behaviour.asked.set(name, (behaviour.asked.get(name) ?? 0) + 1);
+      // dns2 writes the AD bit its typings leave out
+      if (behaviour.secure.has(name)) Object.assign(response.header, { ad: 1 });
       const misbehaviour = behaviour.misbehaving.get(name);
       if (misbehaviour === 'silent') return;
       if (misbehaviour === 'servfail') response.header.rcode = SERVFAIL;
@@ -178,7 +193,7 @@ function closeTcp(server: TCPServer, sockets: Set<Socket>): Promise<void> {
  */
 export async function startDnsServer(): Promise<TestDnsServer> {
   const zone: Zone = new Map();
-  const behaviour: Behaviour = { misbehaving: new Map(), asked: new Map() };
+  const behaviour: Behaviour = { misbehaving: new Map(), secure: new Set(), asked: new Map() };
   const handle = handler(zone, behaviour);
   for (let attempt = 0; attempt < BIND_ATTEMPTS; attempt++) {
     const udp = createUDPServer(handle);
@@ -204,6 +219,10 @@ export async function startDnsServer(): Promise<TestDnsServer> {
       },
       misbehave(name, how) {
         behaviour.misbehaving.set(normalize(name), how);
+      },
+      secure(name, on = true) {
+        if (on) behaviour.secure.add(normalize(name));
+        else behaviour.secure.delete(normalize(name));
       },
       asked: (name) => behaviour.asked.get(normalize(name)) ?? 0,
       clear(name) {

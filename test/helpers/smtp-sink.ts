@@ -1,3 +1,4 @@
+import { createSecureContext, type SecureContext } from 'node:tls';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { noteSeen } from './eventually.js';
 
@@ -17,10 +18,14 @@ export type RecipientAnswer = { code: number; message: string } | null;
 export interface SinkOptions {
   /** Require AUTH PLAIN or LOGIN with these credentials. */
   auth?: { user: string; pass: string };
-  /** Offer STARTTLS, with smtp-server's built-in self-signed certificate for tests. */
+  /** Offer STARTTLS, with smtp-server's built-in self-signed certificate for tests (or `certificates`). */
   tls?: boolean;
+  /** The certificate shown to a client that names this server (SNI, the MX host name); others get `default`, else the built-in one. */
+  certificates?: { default?: { key: string; cert: string }; byName?: Record<string, { key: string; cert: string }> };
   /** Hide STARTTLS from EHLO; defaults to `!tls`. */
   hideSTARTTLS?: boolean;
+  /** Listen here instead of 127.0.0.1 and a free port (a second MX host on delivery.port, at another loopback address). */
+  listen?: { host: string; port: number };
   /** Close a client's session after this long without a command (smtp-server's socketTimeout). */
   idleTimeoutMs?: number;
 }
@@ -42,6 +47,18 @@ export interface SmtpSink {
 }
 
 const HOST = '127.0.0.1';
+
+/** Reads `byName` at each handshake: a test may give a host its certificate after the sink started. */
+function certificateByName(byName: Record<string, { key: string; cert: string }>) {
+  const contexts = new Map<string, SecureContext>();
+  return (name: string, done: (err: Error | null, context?: SecureContext) => void) => {
+    const pem = byName[name.toLowerCase()];
+    if (!pem) return done(null);
+    const key = `${name}\n${pem.cert}`;
+    if (!contexts.has(key)) contexts.set(key, createSecureContext(pem));
+    done(null, contexts.get(key));
+  };
+}
 /** Connections a client leaves open are cut after this long on close. */
 const CLOSE_TIMEOUT_MS = 500;
 
@@ -79,6 +96,8 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
     logger: false,
     disableReverseLookup: true,
     hideSTARTTLS: options.hideSTARTTLS ?? !tls,
+    ...(options.certificates?.default ?? {}),
+    ...(options.certificates?.byName ? { SNICallback: certificateByName(options.certificates.byName) } : {}),
     closeTimeout: CLOSE_TIMEOUT_MS,
     ...(options.idleTimeoutMs ? { socketTimeout: options.idleTimeoutMs } : {}),
     onConnect(_session, callback) {
@@ -113,7 +132,7 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, HOST, () => {
+    server.listen(options.listen?.port ?? 0, options.listen?.host ?? HOST, () => {
       server.off('error', reject);
       resolve();
     });

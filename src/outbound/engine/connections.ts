@@ -3,6 +3,7 @@ import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import type { NodemailerError } from 'nodemailer/lib/errors';
 import { attemptFromError, type Attempt } from './attempt.js';
 import { withFastData } from '../../nodemailer-internals.js';
+import type { SessionCheck } from './tls.js';
 import type { SmtpTarget } from './transport.js';
 import type { TLSSocket } from 'node:tls';
 
@@ -69,6 +70,15 @@ function tlsOf(connection: SMTPConnection): string | null {
   if (!connection.secure) return null;
   const socket = connection._socket as TLSSocket | undefined;
   return socket?.getProtocol?.() ?? 'TLS';
+}
+
+/** The TLS policy's verdict on a session just made; a check that fails (its store closed at shutdown) refuses it. */
+function judged(check: SessionCheck, connection: SMTPConnection, address: string): string | null {
+  try {
+    return check.check(connection.secure ? (connection._socket as TLSSocket) : null, address);
+  } catch (err) {
+    return `the TLS policy could not be checked: ${err instanceof Error ? err.message : String(err)}`;
+  }
 }
 
 function coalesceMessageWrites(connection: SMTPConnection): void {
@@ -140,6 +150,8 @@ export function createSmtpConnections(limits: SessionLimits): SmtpConnections {
       });
       connection.connect((err) => {
         if (!err) coalesceMessageWrites(connection);
+        const refused = !err && target.check ? judged(target.check, connection, target.options.host ?? '') : null;
+        if (refused) return settle(Object.assign(new Error(refused), { code: 'ETLSPOLICY' }) as NodemailerError);
         // as nodemailer's own transports do: credentials only go to a server that offers AUTH
         if (err || !target.auth || !connection.allowsAuth) return settle(err);
         connection.login(target.auth, (loginErr) => settle(loginErr ?? undefined));

@@ -9,6 +9,7 @@ import type { Attempt } from './attempt.js';
 import { createKeyedLimiter, type Feedback } from './keyed-limiter.js';
 import { createSmtpConnections, type WireMessage } from './connections.js';
 import { resolveRoute } from './route.js';
+import type { PlannedHost, TlsPolicies } from './tls.js';
 import { mxTarget, relayTarget, type SmtpTarget, type SmtpTimeouts } from './transport.js';
 
 export interface DeliveryTimeouts extends SmtpTimeouts {
@@ -40,6 +41,8 @@ export interface DeliveryOptions {
   providers?: readonly ProviderRule[];
   /** Times a provider's rate and suspensions (the daemon's clock, which tests move). */
   clock?: Clock;
+  /** Recipient domains' TLS policies (MTA-STS, DANE, overrides) in MX mode; without, STARTTLS is opportunistic everywhere. */
+  tls?: TlsPolicies;
 }
 
 export interface OutboundMessage {
@@ -60,6 +63,11 @@ export interface OutboundMessage {
    * cancelled while the message waited behind others for its destination).
    */
   stillWanted?: () => boolean;
+  /**
+   * False: the recipient domain's TLS policy is not applied, STARTTLS stays opportunistic. For TLS-RPT
+   * reports, which RFC 8460 5.3 wants delivered despite TLS failures (they are what reports them).
+   */
+  tlsPolicy?: boolean;
 }
 
 /**
@@ -171,9 +179,10 @@ export function createDelivery(options: DeliveryOptions): Delivery {
 
   const routes = new Map<string, { route: Routed; until: number }>();
 
-  async function routeFor(domain: string): Promise<Routed | DeliveryResult> {
+  async function routeFor(domain: string, tlsPolicy: boolean): Promise<Routed | DeliveryResult> {
     if (relayTargets) return { targets: relayTargets, provider: null };
-    const reused = routes.get(domain);
+    const routeKey = tlsPolicy ? domain : `${domain} without TLS policy`;
+    const reused = routes.get(routeKey);
     if (reused && reused.until > performance.now()) return reused.route;
     const route = await resolveRoute(dns, domain);
     if (!route.ok) {
@@ -182,15 +191,21 @@ export function createDelivery(options: DeliveryOptions): Delivery {
         ? { status: 'bounced', code: null, enhancedCode, response, host: null, tls: null }
         : { status: 'deferred', code: null, response, host: null, tls: null };
     }
+    let planned: PlannedHost[] = route.hosts.map((host) => ({ ...host, check: null }));
+    if (options.tls && tlsPolicy) {
+      const plan = await options.tls.plan(domain, route.hosts, port);
+      if (!plan.ok) return { status: 'deferred', code: null, response: plan.reason, host: null, tls: null };
+      planned = plan.hosts;
+    }
     const provider = providerOf(rules, route.hosts.map((host) => host.name));
-    const hosts = route.hosts.flatMap((host) => host.addresses.map((address) => ({ name: host.name, address })));
+    const hosts = planned.flatMap((host) => host.addresses.map((address) => ({ name: host.name, address, check: host.check })));
     const targets = hosts.slice(0, MAX_ADDRESSES).map((host) => ({
-      ...mxTarget(host, port, hostname, timeouts),
+      ...mxTarget(host, port, hostname, timeouts, host.check),
       ...(provider ? { messagesPerSession: provider.perConnection } : {}),
     }));
     const routed = { targets, provider };
     if (routes.size >= MAX_ROUTES) routes.clear();
-    routes.set(domain, { route: routed, until: performance.now() + ROUTE_REUSE_MS });
+    routes.set(routeKey, { route: routed, until: performance.now() + ROUTE_REUSE_MS });
     return routed;
   }
 
@@ -222,7 +237,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       if (!domain) {
         return { status: 'bounced', code: null, enhancedCode: '5.1.3', response: `invalid recipient address ${message.to}`, host: null, tls: null };
       }
-      const routed = await routeFor(domain);
+      const routed = await routeFor(domain, message.tlsPolicy !== false);
       if (!('targets' in routed)) return routed;
       const { targets, provider } = routed;
       const attempt = async (): Promise<DeliveryResult> => {

@@ -1,5 +1,6 @@
 import type { SMTPConnectionAuth, SMTPConnectionOptions } from 'nodemailer/lib/smtp-connection';
 import { parseConnectionUrl } from 'nodemailer/lib/shared';
+import type { SessionCheck } from './tls.js';
 
 export interface SmtpTimeouts {
   /** TCP connect. */
@@ -21,6 +22,8 @@ export interface SmtpTarget {
   auth: SMTPConnectionAuth | null;
   /** Messages per session at this server when its provider sets it (src/outbound/shaping/providers.ts); else the delivery's. */
   messagesPerSession?: number;
+  /** What the session must satisfy before it carries mail (the recipient domain's TLS policy); null: nothing. */
+  check: SessionCheck | null;
 }
 
 function common(ehloName: string, timeouts: SmtpTimeouts): SMTPConnectionOptions {
@@ -34,13 +37,14 @@ function common(ehloName: string, timeouts: SmtpTimeouts): SMTPConnectionOptions
 }
 
 /**
- * An MX host at one address. STARTTLS is used when offered, without checking the
- * certificate: MX certificates are rarely valid for their names (RFC 7435 opportunistic
- * security), and refusing them would only push the mail back to plaintext.
+ * An MX host at one address. STARTTLS is used when offered, without requiring the certificate:
+ * MX certificates are rarely valid for their names (RFC 7435 opportunistic security), and refusing
+ * them would only push the mail back to plaintext. A domain's TLS policy (MTA-STS, DANE, an
+ * override) judges the session through `check` once it is made, before any mail goes over it.
  */
-export function mxTarget(host: { name: string; address: string }, port: number, ehloName: string, timeouts: SmtpTimeouts): SmtpTarget {
+export function mxTarget(host: { name: string; address: string }, port: number, ehloName: string, timeouts: SmtpTimeouts, check: SessionCheck | null = null): SmtpTarget {
   return {
-    key: `${host.name}|${host.address}:${port}`,
+    key: `${host.name}|${host.address}:${port}${check ? `|${check.key}` : ''}`,
     label: `${host.name}[${host.address}]`,
     options: {
       ...common(ehloName, timeouts),
@@ -49,9 +53,10 @@ export function mxTarget(host: { name: string; address: string }, port: number, 
       secure: false,
       ignoreTLS: false,
       opportunisticTLS: true,
-      tls: { rejectUnauthorized: false, servername: host.name },
+      tls: { rejectUnauthorized: false, servername: host.name, ...(check?.secureContext ? { secureContext: check.secureContext } : {}) },
     },
     auth: null,
+    check,
   };
 }
 
@@ -67,5 +72,6 @@ export function relayTarget(url: string, ehloName: string, timeouts: SmtpTimeout
     label: new URL(url).host,
     options: { ...common(ehloName, timeouts), host, port, secure, ...(tls ? { tls } : {}) },
     auth: auth?.user ? { user: auth.user, pass: auth.pass } : null,
+    check: null,
   };
 }

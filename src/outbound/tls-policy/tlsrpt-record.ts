@@ -1,0 +1,24 @@
+// The `_smtp._tls` TXT record of TLS-RPT (RFC 8460 3): where a domain wants its reports.
+
+/** The report URIs (mailto: and https:) of a TXT answer; empty without exactly one valid v=TLSRPTv1 record. */
+export function reportUris(records: string[]): string[] {
+  const rpt = records.filter((record) => /^v=TLSRPTv1\s*(;|$)/.test(record));
+  if (rpt.length !== 1) return [];
+  const rua = rpt[0]!
+    .split(';')
+    .map((field) => field.trim())
+    .find((field) => field.startsWith('rua='));
+  if (!rua) return [];
+  return rua
+    .slice(4)
+    .split(',')
+    .map((uri) => uri.trim())
+    .filter((uri) => {
+      try {
+        const url = new URL(uri);
+        return (url.protocol === 'mailto:' && /^[^@\s]+@[^@\s]+$/.test(decodeURIComponent(url.pathname))) || url.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    });
+}
