@@ -208,7 +208,7 @@ function valueAt(root: unknown, path: string[]): unknown {
   return path.reduce<unknown>((node, part) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), root);
 }
 
-const TYPE_WORDS: Record<string, string> = { integer: 'an integer', boolean: 'true or false', string: 'a string', array: 'a list', object: 'an object', null: 'null' };
+const TYPE_WORDS: Record<string, string> = { integer: 'an integer', boolean: 'true or false', string: 'a string', array: 'a list', object: 'a JSON object', null: 'null' };
 
 function typeWording(leaf: ConfigLeaf | undefined): string {
   const types: string[] = leaf ? (Array.isArray(leaf.type) ? leaf.type : [leaf.type]) : ['an object'];
@@ -225,8 +225,8 @@ function describeError(error: ErrorObject, input: unknown, file: string | null):
   // an item of a list is reported as its list
   const leafPath = /^\d+$/.test(parts[parts.length - 1] ?? '') ? parts.slice(0, -1) : parts;
   const leaf = configLeaves().find(([path]) => path === leafPath.join('.'))?.[1];
-  // inside an object-valued key (delivery.providers.NAME.FIELD): ajv's own words
-  if (!leaf && configLeaves().some(([path]) => leafPath.join('.').startsWith(`${path}.`))) {
+  // inside an object-valued key (delivery.providers.NAME.FIELD): ajv's own words, but for a choice or a format, said as for keys
+  if (!leaf && error.keyword !== 'enum' && error.keyword !== 'format' && configLeaves().some(([path]) => leafPath.join('.').startsWith(`${path}.`))) {
     return new ConfigError(`invalid configuration key "${leafPath.join('.')}": ${error.message ?? 'invalid'} (got ${JSON.stringify(valueAt(input, leafPath))})`);
   }
   const expected =
