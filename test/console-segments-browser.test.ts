@@ -250,8 +250,8 @@ test("deleting a segment another one uses shows the API's 409 and keeps it; an u
 
   await page.goto(`${d.url}/app/segments/${user.id}`);
   await h1(page, 'Segment: On top');
-  // the membership condition names the segment it reads
-  assert.match((await select(condition(page, '1 of group 1'), 'Segment').locator('option:checked').textContent()) ?? '', /^Base \(dynamic\)$/);
+  // the membership condition names the segment it reads (once the project's segments have loaded into its choices)
+  await select(condition(page, '1 of group 1'), 'Segment').locator('option:checked').filter({ hasText: /^Base \(dynamic\)$/ }).waitFor({ state: 'attached' });
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   await page.getByRole('dialog', { name: 'Delete On top?' }).getByRole('button', { name: 'Delete segment' }).click();
   await h1(page, 'Segments');
