@@ -9,6 +9,7 @@ import { useSession } from '../session';
 import { useDebounced } from '../ui/useDebounced';
 import { audienceLabel, CAMPAIGN_STATUSES, campaignsKey, type Campaign, type CampaignPage, type CampaignStatus } from './Campaigns';
 import { useSegments } from './CampaignsAudience';
+import { Pager } from '../ui/Pager';
 
 const PAGE_SIZE = 20;
 
@@ -115,19 +116,7 @@ export function CampaignsListPage() {
           </tbody>
         </table>
       )}
-      {list.data && list.data.totalPages > 1 && (
-        <nav aria-label="Pages of campaigns" className="pager">
-          <button type="button" className="quiet" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous page
-          </button>
-          <span>
-            Page {list.data.page} of {list.data.totalPages}
-          </span>
-          <button type="button" className="quiet" disabled={page >= list.data.totalPages} onClick={() => setPage(page + 1)}>
-            Next page
-          </button>
-        </nav>
-      )}
+      {list.data && <Pager label="Pages of campaigns" page={list.data.page} totalPages={list.data.totalPages} onPage={setPage} />}
     </Page>
   );
 }

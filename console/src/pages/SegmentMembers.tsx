@@ -10,6 +10,7 @@ import { emailsOfCsv } from '../ui/csvEmails';
 import { useDebounced } from '../ui/useDebounced';
 import type { Contact, ContactPage } from './ContactsTypes';
 import { segmentsKey, type Segment } from './Segments';
+import { Pager } from '../ui/Pager';
 
 const PAGE_SIZE = 20;
 /** The API's bound on the emails of one add or remove. */
@@ -226,19 +227,7 @@ export function SegmentMembers({ segment }: { segment: Segment }) {
             </tbody>
           </table>
         )}
-        {members.data && members.data.totalPages > 1 && (
-          <nav aria-label="Pages of members" className="pager">
-            <button type="button" className="quiet" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              Previous page
-            </button>
-            <span>
-              Page {members.data.page} of {members.data.totalPages}
-            </span>
-            <button type="button" className="quiet" disabled={page >= members.data.totalPages} onClick={() => setPage(page + 1)}>
-              Next page
-            </button>
-          </nav>
-        )}
+        {members.data && <Pager label="Pages of members" page={members.data.page} totalPages={members.data.totalPages} onPage={setPage} />}
       </section>
       <AddContact segment={segment} onChanged={changed} />
       <CsvMembers segment={segment} onChanged={changed} />

@@ -9,6 +9,7 @@ import { useSession } from '../session';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { useDebounced } from '../ui/useDebounced';
 import { TEMPLATE_TYPES, templatesKey, type Template, type TemplatePage, type TemplateType } from './Templates';
+import { Pager } from '../ui/Pager';
 
 const PAGE_SIZE = 20;
 
@@ -131,19 +132,7 @@ export function TemplatesListPage() {
           </tbody>
         </table>
       )}
-      {list.data && list.data.totalPages > 1 && (
-        <nav aria-label="Pages of templates" className="pager">
-          <button type="button" className="quiet" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous page
-          </button>
-          <span>
-            Page {list.data.page} of {list.data.totalPages}
-          </span>
-          <button type="button" className="quiet" disabled={page >= list.data.totalPages} onClick={() => setPage(page + 1)}>
-            Next page
-          </button>
-        </nav>
-      )}
+      {list.data && <Pager label="Pages of templates" page={list.data.page} totalPages={list.data.totalPages} onPage={setPage} />}
       <ConfirmDialog
         open={deleting !== null}
         title={`Delete ${deleting?.name ?? ''}?`}

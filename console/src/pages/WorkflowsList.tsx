@@ -9,6 +9,7 @@ import { ErrorNote, Page } from '../page';
 import { useSession } from '../session';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { workflowsKey, type StepCount, type Workflow, type WorkflowPage } from './Workflows';
+import { Pager } from '../ui/Pager';
 
 const PAGE_SIZE = 20;
 
@@ -154,19 +155,7 @@ export function WorkflowsListPage() {
           </tbody>
         </table>
       )}
-      {list.data && list.data.totalPages > 1 && (
-        <nav aria-label="Pages of workflows" className="pager">
-          <button type="button" className="quiet" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous page
-          </button>
-          <span>
-            Page {list.data.page} of {list.data.totalPages}
-          </span>
-          <button type="button" className="quiet" disabled={page >= list.data.totalPages} onClick={() => setPage(page + 1)}>
-            Next page
-          </button>
-        </nav>
-      )}
+      {list.data && <Pager label="Pages of workflows" page={list.data.page} totalPages={list.data.totalPages} onPage={setPage} />}
       <ConfirmDialog open={deleting !== null} title={`Delete ${deleting?.name ?? ''}?`} confirmLabel="Delete workflow" busy={remove.isPending} onConfirm={() => deleting && remove.mutate(deleting)} onCancel={() => setDeleting(null)}>
         <p>The workflow, its steps and its past executions are gone for good. A workflow with running or waiting executions is not deleted.</p>
       </ConfirmDialog>

@@ -9,6 +9,7 @@ import { ErrorNote } from '../../page';
 import { useSession } from '../../session';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { EXECUTION_STATUSES, isActive, LIVE_MS, TYPE_LABELS, workflowsKey, type Execution, type ExecutionPage, type ExecutionStatus, type Workflow } from '../Workflows';
+import { Pager } from '../../ui/Pager';
 
 const PAGE_SIZE = 20;
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
@@ -160,19 +161,7 @@ export function Executions({ workflow }: { workflow: Workflow }) {
         </table>
       )}
       {open && <Timeline workflow={workflow} executionId={open} />}
-      {list.data && list.data.totalPages > 1 && (
-        <nav aria-label="Pages of executions" className="pager">
-          <button type="button" className="quiet" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous page
-          </button>
-          <span>
-            Page {list.data.page} of {list.data.totalPages}
-          </span>
-          <button type="button" className="quiet" disabled={page >= list.data.totalPages} onClick={() => setPage(page + 1)}>
-            Next page
-          </button>
-        </nav>
-      )}
+      {list.data && <Pager label="Pages of executions" page={list.data.page} totalPages={list.data.totalPages} onPage={setPage} />}
       <ConfirmDialog open={cancelling !== null} title="Cancel this execution?" confirmLabel="Cancel execution" busy={cancel.isPending} onConfirm={() => cancelling && cancel.mutate(cancelling)} onCancel={() => setCancelling(null)}>
         <p>It stops where it is: no further step runs for it. Without re-entry allowed, the contact does not enter this workflow again.</p>
       </ConfirmDialog>
