@@ -81,7 +81,10 @@ test('a day later each policy domain gets its report: mailed through the daemon 
     const attachment = parsed.attachments.find((a) => a.contentType === 'application/tlsrpt+gzip');
     assert.ok(attachment, 'the gzipped report is attached');
     assert.match(String(attachment!.filename), new RegExp(`^mx\\.postmill\\.test!${domain.replace('.', '\\.')}!\\d+!\\d+!\\w+\\.json\\.gz$`));
-    byDomain.set(domain, checked(attachment!.content));
+    const report = checked(attachment!.content);
+    // RFC 8460 5.3: the submitter MUST be the domain of the report's contact-info (and 5.1: the file name's sender)
+    assert.is(String(report['contact-info']).split('@')[1], 'mx.postmill.test');
+    byDomain.set(domain, report);
   }
   const trial = byDomain.get('trial.test');
   assert.is(trial['organization-name'], 'mx.postmill.test');
@@ -94,10 +97,16 @@ test('a day later each policy domain gets its report: mailed through the daemon 
   assert.is(policy['failure-details'][0]['result-type'], 'certificate-not-trusted');
   assert.is(policy['failure-details'][0]['receiving-mx-hostname'], 'mx.trial.test');
   assert.is(policy['failure-details'][0]['receiving-ip'], '127.0.0.1');
+  // RFC 8460 4.4: the TLS error as text goes in failure-reason-code; additional-information is a URI
+  assert.is(policy['failure-details'][0]['failure-reason-code'], 'DEPTH_ZERO_SELF_SIGNED_CERT');
+  assert.is(policy['failure-details'][0]['additional-information'], undefined);
   const nomx = await eventually(async () => env.sink.messages.find((m) => m.rcptTo.includes('nomx-reports@reports.test')), 10_000, 'the report of nomx.test');
   const nomxReport = checked((await simpleParser(nomx.raw)).attachments[0]!.content).policies[0];
   assert.ok(nomxReport.summary['total-failure-session-count'] >= 1);
-  assert.equal(nomxReport['failure-details'].map((d: any) => [d['result-type'], d['receiving-mx-hostname']]), [['validation-failure', 'mx.nomx.test']]);
+  assert.equal(
+    nomxReport['failure-details'].map((d: any) => [d['result-type'], d['receiving-mx-hostname'], d['failure-reason-code'], d['additional-information']]),
+    [['validation-failure', 'mx.nomx.test', 'mx.nomx.test is not an mx of the policy', undefined]],
+  );
   const strict = byDomain.get('strict.test').policies[0];
   assert.ok(strict.summary['total-successful-session-count'] >= 1);
   assert.is(strict.summary['total-failure-session-count'], 0);
