@@ -40,12 +40,29 @@ test.after(async () => env.close());
 const rss = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 
 /**
+ * The latency bound of a probe: LATENCY_BOUND_MS plus three times the worst of 20 /health answers
+ * asked one after the other just before the work. On a quiet machine that adds a few milliseconds;
+ * beside other busy processes it widens the bound by what the machine costs every request, while a
+ * hold of the event loop (seconds) still fails it.
+ */
+async function latencyBound(): Promise<number> {
+  let worstMs = 0;
+  for (let i = 0; i < 20; i++) {
+    const started = performance.now();
+    await env.daemon.request('GET', '/health', undefined, { key: null });
+    worstMs = Math.max(worstMs, performance.now() - started);
+  }
+  return Math.round(LATENCY_BOUND_MS + 3 * worstMs);
+}
+
+/**
  * Sends `raw` to `local`@inbox.test and waits for its email.received, while a probe in a process of
  * its own asks /health and tracks an event of the other project; answers the event, the probes'
  * worst latencies and how far the daemon's peak RSS rose (VmHWM reset through clear_refs).
  */
 async function received(local: string, raw: Buffer) {
   const pid = env.daemon.pid();
+  const bound = await latencyBound();
   const probe = startProbe(env.daemon.url, other.publicKey);
   writeFileSync(`/proc/${pid}/clear_refs`, '5');
   const before = rss(pid, 'VmRSS');
@@ -63,8 +80,8 @@ async function received(local: string, raw: Buffer) {
   const latencies = worst(await probe.stop());
   if ('error' in outcome) throw outcome.error;
   const growth = rss(pid, 'VmHWM') - before;
-  assert.ok(latencies.health < LATENCY_BOUND_MS, `${local}: /health took up to ${latencies.health} ms while the message was processed`);
-  assert.ok(latencies.track < LATENCY_BOUND_MS, `${local}: another project's /v1/track took up to ${latencies.track} ms`);
+  assert.ok(latencies.health < bound, `${local}: /health took up to ${latencies.health} ms while the message was processed (bound ${bound} ms)`);
+  assert.ok(latencies.track < bound, `${local}: another project's /v1/track took up to ${latencies.track} ms (bound ${bound} ms)`);
   assert.is(latencies.errors, 0, `${local}: every probe answered 200`);
   assert.ok(growth < MEMORY_BOUND, `${local}: the daemon's peak RSS rose by ${(growth / MB).toFixed(0)} MB`);
   return outcome.event.data;
@@ -106,6 +123,7 @@ test("a small message asking for many DKIM hashes is read on the heavy thread: a
   // 1 MB of short lines under 10 signatures, each a hash of its own: ~2 s of mailauth's canonicalisation
   const raw = relaxedDkimLines('hashes', 249_000, 10);
   assert.ok(raw.length <= MB, `${raw.length} bytes: a compose thread's size`);
+  const bound = await latencyBound();
   const sends: number[] = [];
   let done = false;
   const sending = (async () => {
@@ -120,7 +138,7 @@ test("a small message asking for many DKIM hashes is read on the heavy thread: a
   await sending;
   assert.is(data.dkimVerdict, 'FAIL');
   assert.ok(sends.length > 0);
-  assert.ok(Math.max(...sends) < LATENCY_BOUND_MS, `another project's /v1/send took up to ${Math.round(Math.max(...sends))} ms`);
+  assert.ok(Math.max(...sends) < bound, `another project's /v1/send took up to ${Math.round(Math.max(...sends))} ms (bound ${bound} ms)`);
 });
 
 test('a 38 MB HTML message is read whole; its event carries the first MB of the body and says so', async () => {
