@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -5,6 +6,7 @@ import { runCli } from './helpers/cli.js';
 import { startDnsServer } from './helpers/dns-server.js';
 import { startMailEnv, type MailEnv } from './helpers/mail-env.js';
 import { startNtpServer, type TestNtpServer } from './helpers/ntp-server.js';
+import { reportKeyRecordIn } from './helpers/report-key.js';
 
 interface Check {
   name: string;
@@ -16,6 +18,8 @@ interface Check {
 
 let env: MailEnv;
 let ntp: TestNtpServer;
+/** The record of the key that signs TLS-RPT report mails, as the doctor gives it. */
+let reportKey: { name: string; value: string };
 
 test.before(async () => {
   env = await startMailEnv();
@@ -27,6 +31,10 @@ test.before(async () => {
   env.dns.set('mx.postmill.test', 'A', ['127.0.0.1']);
   env.dns.set('1.0.0.127.in-addr.arpa', 'PTR', ['mx.postmill.test']);
   await env.verifySender('acme.test');
+  const first = await doctor();
+  reportKey = reportKeyRecordIn(first.byName('tls-rpt signing key').fix)!;
+  assert.ok(reportKey, JSON.stringify(first.byName('tls-rpt signing key')));
+  env.dns.set(reportKey.name, 'TXT', [reportKey.value]);
 });
 test.after(async () => {
   await ntp.close();
@@ -51,7 +59,7 @@ test('a correct install passes every check and exits 0', async () => {
   assert.is(r.status, 0);
   assert.equal(
     r.checks.map((c) => c.name),
-    ['dns', 'outbound-smtp', 'reverse-dns', 'domain acme.test', 'alignment acme.test', 'public-url', 'clock'],
+    ['dns', 'outbound-smtp', 'reverse-dns', 'domain acme.test', 'alignment acme.test', 'tls-rpt signing key', 'public-url', 'clock'],
   );
   assert.ok(r.checks.every((c) => Object.keys(c).sort().join() === 'detail,fix,name,ok,warning'));
   assert.ok(r.checks.filter((c) => c.name !== 'alignment acme.test').every((c) => !c.warning && c.fix === null));
@@ -122,11 +130,11 @@ test('DNS that does not answer: the dns check says so, the checks that look name
       assert.is(r.status, 1, r.stderr);
       const checks = (JSON.parse(r.stdout) as { checks: Check[] }).checks;
       const byName = Object.fromEntries(checks.map((check) => [check.name, check]));
-      assert.equal(Object.keys(byName), ['dns', 'outbound-smtp', 'reverse-dns', 'domain acme.test', 'alignment acme.test', 'public-url', 'clock']);
+      assert.equal(Object.keys(byName), ['dns', 'outbound-smtp', 'reverse-dns', 'domain acme.test', 'alignment acme.test', 'tls-rpt signing key', 'public-url', 'clock']);
       assert.is(byName.dns!.ok, false);
       assert.match(byName.dns!.detail, c.says);
       assert.match(byName.dns!.fix!, 'dns.servers');
-      for (const name of ['outbound-smtp', 'reverse-dns', 'domain acme.test', 'alignment acme.test', 'clock']) {
+      for (const name of ['outbound-smtp', 'reverse-dns', 'domain acme.test', 'alignment acme.test', 'tls-rpt signing key', 'clock']) {
         assert.equal(byName[name], { name, ok: false, warning: false, detail: 'not checked: DNS does not answer (see the dns check)', fix: 'Fix the dns check first, then run the doctor again' });
       }
       assert.ok(byName['public-url']!.ok, 'what needs no DNS of dns.servers is still checked');
@@ -157,7 +165,7 @@ test('relay mode checks the relay instead of port 25; the human output names eac
     POSTMILL_PUBLIC_URL: env.daemon.url,
   });
   assert.is(human.status, 0, human.stdout + human.stderr);
-  for (const name of ['dns', 'outbound-smtp', 'reverse-dns', 'domain acme.test', 'public-url', 'clock']) assert.match(human.stdout, `ok    ${name}:`);
+  for (const name of ['dns', 'outbound-smtp', 'reverse-dns', 'domain acme.test', 'tls-rpt signing key', 'public-url', 'clock']) assert.match(human.stdout, `ok    ${name}:`);
   assert.match(human.stdout, 'warn  alignment acme.test:');
 });
 
@@ -215,6 +223,39 @@ test('a DKIM rotation: a new key not yet published is advice, the replaced key i
     env.dns.set(old!.name, 'TXT', [old!.value]);
   }
   assert.ok((await doctor()).byName('domain acme.test').ok);
+});
+
+test('the key that signs TLS-RPT report mails: its record is required while reports are on, given in full, and kept', async () => {
+  assert.match(reportKey.name, /^pm\w+\._domainkey\.mx\.postmill\.test$/);
+  const other = generateKeyPairSync('rsa', { modulusLength: 1024, publicKeyEncoding: { type: 'spki', format: 'der' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } })
+    .publicKey.toString('base64');
+  const cases = [
+    { published: [], says: `No TXT record found at ${reportKey.name}` },
+    { published: ['v=spf1 -all'], says: `The TXT record at ${reportKey.name} is not a DKIM RSA key record` },
+    { published: [`v=DKIM1; k=rsa; s=tlsrpt; p=${other}`], says: `The DKIM key at ${reportKey.name} does not match` },
+    { published: [reportKey.value.slice(0, 255)], says: `The DKIM key at ${reportKey.name} is truncated` },
+  ];
+  try {
+    for (const c of cases) {
+      env.dns.set(reportKey.name, 'TXT', c.published);
+      const r = await doctor();
+      const check = r.byName('tls-rpt signing key');
+      assert.is(check.ok, false, JSON.stringify(check));
+      assert.match(check.detail, c.says);
+      assert.match(check.detail, 'receivers ignore reports');
+      assert.equal(reportKeyRecordIn(check.fix), reportKey, 'the same key, its whole record to publish');
+      assert.is(r.status, 1);
+    }
+  } finally {
+    env.dns.set(reportKey.name, 'TXT', [reportKey.value]);
+  }
+  const ok = (await doctor()).byName('tls-rpt signing key');
+  assert.equal([ok.ok, ok.warning, ok.fix], [true, false, null]);
+  assert.match(ok.detail, `${reportKey.name} publishes the key that signs TLS-RPT report mails (d=mx.postmill.test)`);
+  // no reports, no report mails to sign
+  const off = await doctor({ POSTMILL_DELIVERY_TLS_REPORTS: 'false' });
+  assert.equal(off.checks.filter((c) => c.name.startsWith('tls-rpt')), []);
+  assert.is(off.status, 0);
 });
 
 test.run();

@@ -1,6 +1,8 @@
 // TLS-RPT through the real daemon: sessions to policy domains counted, then a day later the RFC 8460
 // report delivered to each rua of the domain's _smtp._tls record, by mail (through the daemon's own
 // outbound delivery, to the sink) and by HTTPS POST (to a loopback server of the test's CA); once.
+// Report mails carry a DKIM signature of the reporting domain (RFC 8460 3), verified against the
+// record `postmill doctor` tells the operator to publish.
 import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
 import { simpleParser } from 'mailparser';
@@ -8,7 +10,10 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { runCli } from './helpers/cli.js';
+import { verifyDkim } from './helpers/dkim-verify.js';
 import { eventually } from './helpers/mail-env.js';
+import { dkimSignatureTags, reportKeyRecordIn } from './helpers/report-key.js';
 import { selfSigned } from './helpers/test-ca.js';
 import { policyText, startTlsEnv, type TlsEnv } from './helpers/tls-peers.js';
 
@@ -33,13 +38,48 @@ async function send(to: string): Promise<void> {
 const reportMails = () => env.sink.messages.filter((m) => m.rcptTo.includes('tlsrpt@reports.test'));
 const posts = (path: string) => env.https.requests.filter((r) => r.method === 'POST' && r.path === path);
 
+/** `postmill doctor`'s check of the report signing key. */
+async function signingKeyCheck(): Promise<{ name: string; ok: boolean; fix: string | null }> {
+  // the doctor looks names up only through DNS that answers for the root
+  env.dns.set('.', 'NS', ['a.root-servers.test']);
+  const r = await runCli(['doctor', '--json', '--config', env.daemon.configFile, '--probe-domain', 'reports.test', '--ntp-server', '127.0.0.1:1'], {
+    POSTMILL_PUBLIC_URL: env.daemon.url,
+  });
+  const checks = (JSON.parse(r.stdout) as { checks: { name: string; ok: boolean; fix: string | null }[] }).checks;
+  const check = checks.find((c) => c.name === 'tls-rpt signing key');
+  assert.ok(check, `the doctor checks the report signing key: ${r.stdout}`);
+  return check!;
+}
+
+/** The signing key's record as `postmill doctor` gives it to the operator. */
+async function recordToPublish(): Promise<{ name: string; value: string }> {
+  const check = await signingKeyCheck();
+  const record = reportKeyRecordIn(check.fix);
+  assert.ok(record, `the doctor names the record to publish: ${JSON.stringify(check)}`);
+  return record!;
+}
+
+/** RFC 8460 3: signed by the reporting domain, the TLS-Report-* headers covered (5.3), the whole body (no l=). */
+async function assertSigned(raw: Buffer): Promise<void> {
+  const { pass, results } = await verifyDkim(raw, env.dns.address);
+  assert.ok(pass, `the report's DKIM signature verifies: ${JSON.stringify(results)}`);
+  const tags = dkimSignatureTags(raw);
+  assert.is(tags.get('d'), 'mx.postmill.test');
+  assert.is(tags.get('l'), undefined);
+  const signed = tags.get('h')!.toLowerCase().split(':');
+  for (const header of ['tls-report-domain', 'tls-report-submitter', 'from', 'subject']) assert.ok(signed.includes(header), `${header} is signed: h=${tags.get('h')}`);
+}
+
 function checked(json: Buffer): any {
   const report = JSON.parse(gunzipSync(json).toString('utf8'));
   assert.ok(validate(report), `the report follows RFC 8460's schema: ${JSON.stringify(validate.errors)}\n${JSON.stringify(report, null, 2)}`);
   return report;
 }
 
-test('a day later each policy domain gets its report: mailed through the daemon and POSTed, valid, with the sessions counted', async () => {
+test('a day later each policy domain gets its report: mailed through the daemon, DKIM-signed, and POSTed, valid, with the sessions counted', async () => {
+  const record = await recordToPublish();
+  assert.match(record.name, /^pm\w+\._domainkey\.mx\.postmill\.test$/);
+  env.dns.set(record.name, 'TXT', [record.value]);
   await env.publishPolicy('trial.test', '1', policyText('testing', ['mx.trial.test']));
   await env.routeWithCertificate('trial.test', 'mx.trial.test', await selfSigned(['mx.trial.test']));
   await env.publishPolicy('strict.test', '1', policyText('enforce', ['*.strict.test']));
@@ -71,6 +111,7 @@ test('a day later each policy domain gets its report: mailed through the daemon 
   assert.is(mails.length, 2);
   const byDomain = new Map<string, any>();
   for (const mail of mails) {
+    await assertSigned(mail.raw);
     const parsed = await simpleParser(mail.raw);
     const domain = String(parsed.headers.get('tls-report-domain'));
     assert.is(parsed.headers.get('tls-report-submitter'), 'mx.postmill.test');
@@ -81,7 +122,10 @@ test('a day later each policy domain gets its report: mailed through the daemon 
     const attachment = parsed.attachments.find((a) => a.contentType === 'application/tlsrpt+gzip');
     assert.ok(attachment, 'the gzipped report is attached');
     assert.match(String(attachment!.filename), new RegExp(`^mx\\.postmill\\.test!${domain.replace('.', '\\.')}!\\d+!\\d+!\\w+\\.json\\.gz$`));
-    byDomain.set(domain, checked(attachment!.content));
+    const report = checked(attachment!.content);
+    // RFC 8460 5.3: the submitter MUST be the domain of the report's contact-info (and 5.1: the file name's sender)
+    assert.is(String(report['contact-info']).split('@')[1], 'mx.postmill.test');
+    byDomain.set(domain, report);
   }
   const trial = byDomain.get('trial.test');
   assert.is(trial['organization-name'], 'mx.postmill.test');
@@ -94,10 +138,17 @@ test('a day later each policy domain gets its report: mailed through the daemon 
   assert.is(policy['failure-details'][0]['result-type'], 'certificate-not-trusted');
   assert.is(policy['failure-details'][0]['receiving-mx-hostname'], 'mx.trial.test');
   assert.is(policy['failure-details'][0]['receiving-ip'], '127.0.0.1');
+  // RFC 8460 4.4: the TLS error as text goes in failure-reason-code; additional-information is a URI
+  assert.is(policy['failure-details'][0]['failure-reason-code'], 'DEPTH_ZERO_SELF_SIGNED_CERT');
+  assert.is(policy['failure-details'][0]['additional-information'], undefined);
   const nomx = await eventually(async () => env.sink.messages.find((m) => m.rcptTo.includes('nomx-reports@reports.test')), 10_000, 'the report of nomx.test');
+  await assertSigned(nomx.raw);
   const nomxReport = checked((await simpleParser(nomx.raw)).attachments[0]!.content).policies[0];
   assert.ok(nomxReport.summary['total-failure-session-count'] >= 1);
-  assert.equal(nomxReport['failure-details'].map((d: any) => [d['result-type'], d['receiving-mx-hostname']]), [['validation-failure', 'mx.nomx.test']]);
+  assert.equal(
+    nomxReport['failure-details'].map((d: any) => [d['result-type'], d['receiving-mx-hostname'], d['failure-reason-code'], d['additional-information']]),
+    [['validation-failure', 'mx.nomx.test', 'mx.nomx.test is not an mx of the policy', undefined]],
+  );
   const strict = byDomain.get('strict.test').policies[0];
   assert.ok(strict.summary['total-successful-session-count'] >= 1);
   assert.is(strict.summary['total-failure-session-count'], 0);
@@ -120,6 +171,7 @@ test('a report is sent once: not again the next day, nor after a kill -9; a fail
   await env.idle();
   await eventually(async () => posts('/flaky').length >= 1, 10_000, 'the flaky rua asked');
   assert.is(reportMails().length, before + 1, 'mailed once');
+  await assertSigned(reportMails().at(-1)!.raw);
   await env.daemon.kill();
   const refused = posts('/flaky').length;
   env.https.serve('rua.reports.test', '/flaky', { status: 200, body: '' });
@@ -134,6 +186,9 @@ test('a report is sent once: not again the next day, nor after a kill -9; a fail
   assert.is(posts('/flaky').length, asked, 'not posted again once taken');
   assert.is(reportMails().length, before + 1, 'not mailed again');
   assert.is(posts('/v1/tlsrpt').length, 1, "the first day's report was posted once");
+  // the key was made once and kept: the record published before still holds after the restart
+  const check = await signingKeyCheck();
+  assert.ok(check.ok, JSON.stringify(check));
 });
 
 test.run();

@@ -9,6 +9,7 @@ import { checkDns } from './dns.js';
 import { checkDomains, domainCheckNames } from './domains.js';
 import { checkOutbound, outboundNeedsDns } from './outbound.js';
 import { checkPublicUrl } from './public-url.js';
+import { checkReportKey, REPORT_KEY_CHECK } from './report-key.js';
 import { checkReverseDns } from './reverse-dns.js';
 
 export interface DoctorOptions {
@@ -36,6 +37,8 @@ export async function runDoctor(config: Config, options: DoctorOptions): Promise
       viaDns(true, ['reverse-dns'], async () => [await checkReverseDns(dns, config.hostname)]),
       // no domains: nothing to look up, the check says so
       viaDns(domainNames.length > 0, domainNames, () => checkDomains(db, dns, config.hostname, { overlapDays: config.dkim.rotationOverlapDays, now: Date.now() })),
+      // RFC 8460 3: report mails need the daemon's DKIM record; without reports there are none
+      config.delivery.tls.reports ? viaDns(true, [REPORT_KEY_CHECK], async () => [await checkReportKey(db, dns, config.hostname, Date.now())]) : Promise.resolve([]),
       checkPublicUrl(config).then((c) => [c]),
       viaDns(!isIP(hostAndPort(options.ntpServer, 123).host), ['clock'], async () => [await checkClock(dns, options.ntpServer)]),
     ]);

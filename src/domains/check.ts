@@ -24,8 +24,8 @@ function dkimTags(text: string): Map<string, string> {
   return tags;
 }
 
-function checkDkim(texts: string[], domain: string, key: DomainKey): RecordCheck {
-  const name = dkimName(key.selector, domain);
+/** Whether the TXT record(s) at `name` publish `key`, and if not, what is wrong with them. */
+export function checkDkimRecord(texts: string[], name: string, key: Pick<DomainKey, 'algorithm' | 'publicKey'>): RecordCheck {
   if (texts.length === 0) return missing(`No TXT record found at ${name}`);
   const published = texts
     .map(dkimTags)
@@ -67,7 +67,7 @@ function checkDmarc(texts: string[], domain: string): RecordCheck {
 }
 
 /** Runs a lookup and its judgement; a failed lookup is reported as unknown rather than absent. */
-async function judged<T>(name: string, lookup: Promise<T>, judge: (found: T) => RecordCheck): Promise<RecordCheck> {
+export async function judged<T>(name: string, lookup: Promise<T>, judge: (found: T) => RecordCheck): Promise<RecordCheck> {
   let found: T;
   try {
     found = await lookup;
@@ -93,7 +93,7 @@ export async function checkRecords(dns: Dns, d: Domain, keys: DomainKey[], hostn
     judged(dmarcName(d.domain), dns.txt(dmarcName(d.domain)), (texts) => checkDmarc(texts, d.domain)),
     ...keys.map((key) => {
       const name = dkimName(key.selector, d.domain);
-      return judged(name, dns.txt(name), (texts) => checkDkim(texts, d.domain, key));
+      return judged(name, dns.txt(name), (texts) => checkDkimRecord(texts, name, key));
     }),
   ]);
   return { records: { bounce: bounce!, spf: spf!, dmarc: dmarc! }, keys: new Map(keys.map((key, i) => [key.selector, keyChecks[i]!])) };

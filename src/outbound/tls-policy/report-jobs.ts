@@ -1,7 +1,8 @@
 // TLS-RPT sending (RFC 8460 5): once a day, each policy domain with sessions counted on an earlier day
 // gets its report made (kept in the store, its counts dropped) and a durable job that delivers it to
 // every rua of the domain's `_smtp._tls` record: mailto: through our own outbound delivery, https: by
-// POST through the webhooks' guarded client. Each rua that took the report is written down at once,
+// POST through the webhooks' guarded client. Mailed reports are DKIM-signed with the daemon's own key
+// for d=<hostname> (report-key.ts). Each rua that took the report is written down at once,
 // so a retry (or a restart after kill -9) never sends it there again.
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
@@ -10,8 +11,10 @@ import type { Dns } from '../../dns/resolver.js';
 import { recurring, scheduleRecurring } from '../../jobs/recurring.js';
 import type { JobRunner } from '../../jobs/runner.js';
 import { sendWebhook } from '../../webhooks/request.js';
+import { signParts } from '../dkim/sign.js';
 import type { Delivery } from '../engine/deliver.js';
 import { buildReport, reportFileName } from './report.js';
+import { reportKey, reportSigning } from './report-key.js';
 import { reportMessage } from './report-mail.js';
 import { trustedCas } from './setup.js';
 import { countsOf, domainsToReport, forgetReportsBefore, markDelivered, readReport, reportDay, saveReport } from './store.js';
@@ -66,9 +69,12 @@ export function tlsReportJobs(runner: JobRunner, core: Core, tools: { dns: Dns; 
     if (config.delivery.mode === 'capture') throw new Error('reports are not mailed in capture mode');
     const to = decodeURIComponent(url.pathname);
     const from = `tls-reports@${submitter}`;
-    const raw = reportMessage({ from, to, submitter, policyDomain: payload.policyDomain, reportId: report.reportId, fileName, gzipped: report.gzipped, date: new Date(clock.now()) });
+    const now = clock.now();
+    const raw = reportMessage({ from, to, submitter, policyDomain: payload.policyDomain, reportId: report.reportId, fileName, gzipped: report.gzipped, date: new Date(now) });
+    // RFC 8460 3: an unsigned report MUST be ignored; once a day, signed here rather than on a mail thread
+    const signed = signParts(raw, reportSigning(await reportKey(db, now), submitter), now);
     // RFC 8460 5.3: delivered despite TLS failures, which the next report would otherwise never tell
-    const result = await tools.delivery.deliver({ emailId: report.reportId, from, to, raw, tlsPolicy: false });
+    const result = await tools.delivery.deliver({ emailId: report.reportId, from, to, head: signed.header, raw: signed.message, tlsPolicy: false });
     if (result.status === 'bounced') {
       // a permanent refusal: asking again would be refused again
       log.warn('TLS-RPT report refused', { to, policyDomain: payload.policyDomain, response: result.response });

@@ -18,7 +18,8 @@ interface FailureDetail {
   'receiving-mx-hostname'?: string;
   'receiving-ip'?: string;
   'failed-session-count': number;
-  'additional-information'?: string;
+  /** 4.4: the TLS error code or message as text (`additional-information` is for a URI, which we have none of). */
+  'failure-reason-code'?: string;
 }
 
 export interface TlsReport {
@@ -72,7 +73,7 @@ export function buildReport(input: ReportInput): TlsReport {
                 ...(row.mxHost ? { 'receiving-mx-hostname': row.mxHost } : {}),
                 ...(row.receivingIp ? { 'receiving-ip': row.receivingIp } : {}),
                 'failed-session-count': row.sessions,
-                ...(row.detail ? { 'additional-information': row.detail } : {}),
+                ...(row.detail ? { 'failure-reason-code': row.detail } : {}),
               })),
             }
           : {}),
