@@ -6,7 +6,7 @@
 //
 // The test sets only what a test must, through the environment: POSTMILL_DATA_DIR (a temporary
 // store instead of ./data) and POSTMILL_HTTP_PORT / POSTMILL_SMTP_PORT = 0 (free ports; the hosts
-// stay the default loopback 127.0.0.1). The install step (`npm ci`, which builds) is the build
+// stay the default loopback 127.0.0.1). The install step (`npm install`, which builds) is the build
 // `npm test` made before running this.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -111,8 +111,8 @@ test.after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-test('the quickstart installs with npm ci and starts with npm start', () => {
-  assert.equal(blocks[0]!.lines.map(withoutComment), ['npm ci', 'npm start']);
+test('the quickstart installs with npm install and starts with npm start', () => {
+  assert.equal(blocks[0]!.lines.map(withoutComment), ['npm install', 'npm start']);
 });
 
 test('npm start prints what the README shows: keys, setup link, capture mode, ready', () => {
