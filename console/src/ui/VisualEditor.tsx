@@ -44,8 +44,10 @@ function normalized(html: string): string {
 const keepsWhole = (html: string, editor: Editor) => html.trim() === '' || normalized(html) === normalized(editor.getHTML());
 
 function Toggle({ editor, label, mark, run }: { editor: Editor; label: string; mark: [string, Record<string, unknown>?]; run(): void }) {
+  // A click keeps the focus in the text (what is typed next goes there, not to the button, where a
+  // space would press it again); from the keyboard the button is reached by Tab and hands focus back.
   return (
-    <button type="button" className="quiet" aria-pressed={editor.isActive(...mark)} onClick={run}>
+    <button type="button" className="quiet" aria-pressed={editor.isActive(...mark)} onMouseDown={(e) => e.preventDefault()} onClick={run}>
       {label}
     </button>
   );
