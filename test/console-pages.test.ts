@@ -196,7 +196,6 @@ test('suppressions: listed with reason and search, removed by an ADMIN with a re
   env.sink.onRecipient((rcpt) => (rcpt.startsWith('dead') ? { code: 550, message: '5.1.1 no such user' } : null));
   const before = await sendTo(p, domain, ['dead1@readers.test', 'dead2@readers.test', 'angry@readers.test']);
   const messages = await env.sink.waitFor(before + 1, 10_000);
-  env.sink.onRecipient(() => null);
   const complained = /^b-([0-9a-f-]{36})@/.exec(messages[before]!.mailFrom)![1]!;
   await smtpSend(env.daemon.smtpPort, 'fbl@isp.test', [`fbl@${domain}`], inboundFixture('arf-yahoo.eml', complained, domain));
   const all = await eventually(
@@ -207,6 +206,8 @@ test('suppressions: listed with reason and search, removed by an ADMIN with a re
     10_000,
     'three suppressions',
   );
+  // the dead addresses are refused until both bounces are in (a reset before raced the second delivery)
+  env.sink.onRecipient(() => null);
   assert.equal(all.data.map((s: { email: string; reason: string }) => `${s.email}:${s.reason}`).sort(), ['angry@readers.test:complaint', 'dead1@readers.test:bounce', 'dead2@readers.test:bounce']);
   assert.ok(all.data.every((s: { contactId: string | null; emailId: string }) => s.contactId && s.emailId));
   assert.equal((await get('/suppressions?reason=complaint', p)).body.data.map((s: { email: string }) => s.email), ['angry@readers.test']);
