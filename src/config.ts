@@ -165,6 +165,13 @@ export function configLeaves(node: ConfigGroup = CONFIG_SCHEMA, prefix = ''): [s
   );
 }
 
+/** The environment variable that sets a key (`http.port`: POSTMILL_HTTP_PORT). */
+export function environmentVariableOf(path: string): string {
+  const leaf = configLeaves().find(([p]) => p === path)?.[1];
+  if (!leaf) throw new Error(`no configuration key "${path}"`);
+  return leaf['x-env'];
+}
+
 /** An environment variable's text as the value its key takes: numbers, booleans and lists are read, '' is null where null is allowed. */
 function fromEnvironment(leaf: ConfigLeaf, text: string): unknown {
   const types: string[] = Array.isArray(leaf.type) ? leaf.type : [leaf.type];

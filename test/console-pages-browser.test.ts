@@ -1,9 +1,9 @@
 // The console's everyday pages in Debian's Chromium against the real daemon: the overview's numbers
 // equal the API's, and its sender health card (ADMIN only); a CSV import's progress and its
-// rejected row; finding a contact by search and by a data field, opening and editing it; a bulk
-// unsubscribe; removing a suppression as ADMIN, and a MEMBER who sees no Remove button and whose
-// direct call is 403. Elements are found by role and accessible name. (docs/console/'s screenshots
-// come from scripts/console-screenshots.mjs.)
+// rejected row; finding a contact by search and by a data field, opening and editing it; the note
+// on a contact a send created unsubscribed; a bulk unsubscribe; removing a suppression as ADMIN,
+// and a MEMBER who sees no Remove button and whose direct call is 403. Elements are found by role
+// and accessible name. (docs/console/'s screenshots come from scripts/console-screenshots.mjs.)
 import type { Browser } from 'playwright-core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -136,6 +136,27 @@ test('find a contact by search and by a data field, open it, edit it', async () 
   await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
   const cy = (await env.daemon.request('GET', '/contacts?search=cy%40readers')).body.data[0];
   assert.equal(cy.data, { plan: 'team', seats: 4 });
+  noProblems(tab);
+});
+
+test('a contact that a send created says why it is unsubscribed; one a bounce unsubscribed does not', async () => {
+  const d = env.daemon;
+  const sent = await d.request('POST', '/v1/send', { to: 'dan@readers.test', from: 'hello@pages.test', subject: 'Receipt', body: '<p>Thanks</p>' });
+  assert.is(sent.status, 200);
+  const tab = await signedIn('MEMBER', `/contacts/${sent.body.data.emails[0].contact.id}`);
+  const { page } = tab;
+  await page.getByRole('heading', { name: 'dan@readers.test', level: 1 }).waitFor();
+  await page.getByText(/^Never subscribed: a contact that a send \(\/v1\/send\) creates starts unsubscribed/).waitFor();
+
+  // gone2 was sent to with subscribed: true, then its hard bounce unsubscribed it
+  const gone = (await d.request('GET', '/contacts?search=gone2')).body.data[0];
+  assert.is(gone.subscribed, false);
+  const asked = page.waitForResponse((r) => r.url().includes('types=contact.subscribed'));
+  await page.goto(`${d.url}/app/contacts/${gone.id}`);
+  await page.getByRole('heading', { name: 'gone2@readers.test', level: 1 }).waitFor();
+  await asked;
+  await page.getByRole('region', { name: 'Activity' }).getByText('contact.unsubscribed').waitFor();
+  assert.is(await page.getByText(/^Never subscribed/).count(), 0);
   noProblems(tab);
 });
 

@@ -73,6 +73,8 @@ test('start-up failures: one line naming the setting, a nonzero exit, never a st
       assert.ok(r.status !== null && r.status !== 0, `exits nonzero by itself, ${what}`);
       assert.is(r.stderr.trim().split('\n').length, 1, `one line, ${what}`);
       assert.match(r.stderr, `"${key}"`, what);
+      // a port in use also names the variable that moves it
+      if (key.endsWith('.port')) assert.match(r.stderr, `${Object.keys(env)[0]!}=<port>`, what);
       assert.not.match(r.stderr, /\n\s+at /, `no stack trace, ${what}`);
       assert.not.match(r.stdout, 'ready', what);
     });

@@ -1,7 +1,8 @@
 // The route table: every page of the console with the navigation section it belongs to and the
 // least role that opens it (the server's rule for the routes the page calls). The navigation lists
 // only the sections that have a page the user's role opens; a page's section is one of the main
-// navigation's names (CONTRACT.md) and its link appears as its pages land. The Outbox exists only
+// navigation's names (`Section`: tests inside and outside the repository find the links by these
+// names, so they do not change) and its link appears as its pages land. The Outbox exists only
 // while the daemon captures mail (delivery.mode `capture`).
 import type { ReactNode } from 'react';
 import type { DeliveryMode, Role } from './api';

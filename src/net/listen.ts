@@ -1,12 +1,16 @@
 import type { AddressInfo, Server } from 'node:net';
 import type { SMTPServer } from 'smtp-server';
-import { settingFailed } from '../config.js';
+import { environmentVariableOf, settingFailed } from '../config.js';
 
 /** What a failed bind means for the operator, by the setting to change (`<listener>.host` or `.port`). */
 function bindFailure(err: NodeJS.ErrnoException, listener: string, host: string, port: number): Error {
   switch (err.code) {
-    case 'EADDRINUSE':
-      return settingFailed(`${listener}.port`, `${host}:${port} is already in use by another program`);
+    case 'EADDRINUSE': {
+      // a newcomer's first start meets this one: say what to change, not only what failed
+      const key = `${listener}.port`;
+      const fix = `stop it, or choose another port with ${environmentVariableOf(key)}=<port> (or "${key}" in the configuration file; 0 picks a free one)`;
+      return settingFailed(key, `${host}:${port} is already in use by another program; ${fix}`);
+    }
     case 'EACCES':
       return settingFailed(`${listener}.port`, `port ${port} needs root or the CAP_NET_BIND_SERVICE capability (the systemd unit grants it)`);
     case 'EADDRNOTAVAIL':

@@ -1,4 +1,5 @@
-// One contact: its data and subscription (edited here), its activity timeline, and deletion.
+// One contact: its data and subscription (edited here, with a note when a send left it unsubscribed),
+// its activity timeline, and deletion.
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -88,6 +89,25 @@ function Timeline({ contactId }: { contactId: string }) {
   );
 }
 
+/**
+ * A contact unsubscribed since it was created, as one a send creates: no subscription change in its
+ * activity. Said on its page, since the send's answer does not say it.
+ */
+function NeverSubscribedNote({ contact }: { contact: Contact }) {
+  const { project } = useSession();
+  const changes = useQuery({
+    queryKey: ['activity', project?.id, contact.id, 'subscription', contact.updatedAt],
+    queryFn: () => api<ActivityPage>('GET', `/activity?contactId=${contact.id}&types=contact.subscribed,contact.unsubscribed&limit=1`),
+  });
+  if (changes.data?.data.length !== 0) return null;
+  return (
+    <p className="hint">
+      Never subscribed: a contact that a send (<code>/v1/send</code>) creates starts unsubscribed unless the send says <code>subscribed: true</code>. Campaigns and
+      marketing mail skip it until it subscribes.
+    </p>
+  );
+}
+
 export function ContactPage() {
   const { id = '' } = useParams();
   const { project } = useSession();
@@ -112,6 +132,7 @@ export function ContactPage() {
           <p className="hint">
             Created {new Date(c.createdAt).toLocaleString()}, changed {new Date(c.updatedAt).toLocaleString()}. {c.subscribed ? 'Subscribed.' : 'Unsubscribed.'}
           </p>
+          {!c.subscribed && <NeverSubscribedNote contact={c} />}
           <EditForm key={c.id} contact={c} onSaved={(saved) => queries.setQueryData(key, saved)} />
           <Timeline contactId={c.id} />
           <section aria-labelledby="delete-heading">

@@ -160,7 +160,7 @@ function ConfigFields({ workflowId, step, errors, onConfig, onProblem, onApiErro
     case 'WEBHOOK':
       return (
         <>
-          <TextField label="URL" path="config.url" errors={errors} value={text(config.url)} hint="Placeholders may stand in the path, query or fragment: https://example.com/hooks/{{data.id}}" onChange={(v) => set('url', v)} />
+          <TextField label="URL" path="config.url" errors={errors} value={text(config.url)} hint="Placeholders may stand in the path, query or fragment: https://example.com/hooks/{{data.id}}. A listener on this machine or a private network is refused unless the daemon's configuration sets webhooks.allowPrivate (POSTMILL_WEBHOOKS_ALLOW_PRIVATE=true)" onChange={(v) => set('url', v)} />
           <SelectField label="Method" path="config.method" errors={errors} value={text(config.method) || 'POST'} options={enumOf(defs.WEBHOOK.properties.method.enum)} onChange={(v) => set('method', v)} />
           <CodedField label="Headers" path="config.headers" errors={errors} value={config.headers as Record<string, string> | undefined} {...headersCodec} hint="One per line, Name: value" onValue={(v) => set('headers', v)} onProblem={(m) => onProblem('config.headers', m)} rows={3} />
           <CodedField label="Body (JSON)" path="config.body" errors={errors} value={config.body} {...jsonCodec} hint="Empty: the default payload (contact, workflow, execution, event)" onValue={(v) => set('body', v)} onProblem={(m) => onProblem('config.body', m)} />
