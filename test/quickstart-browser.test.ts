@@ -1,14 +1,17 @@
 // The README's quickstart, followed as written: `npm start` from the checkout (the command read from
 // README.md), the keys and setup link read from what it prints (which must look like the README's
-// sample), then in Chromium: setup, sign in, Domains > add > Mark verified without DNS; the README's
-// curl command with the printed secret key; the Outbox renders the message with DKIM pass; the
-// README's bounce command; Suppressions lists the address; Messages shows the email's timeline.
+// sample, the daemon's "postmill started" log line included), a second `npm start` on the busy port
+// (its one line must be the README's), then in Chromium: setup, sign in, Domains > add > Mark
+// verified without DNS; the README's curl command with the printed secret key; the Outbox renders
+// the message with DKIM pass; Messages shows its timeline with the README's names; the README's
+// bounce command; Suppressions lists the address; Messages shows the bounce in the timeline.
 //
 // The test sets only what a test must, through the environment: POSTMILL_DATA_DIR (a temporary
 // store instead of ./data) and POSTMILL_HTTP_PORT / POSTMILL_SMTP_PORT = 0 (free ports; the hosts
 // stay the default loopback 127.0.0.1). The install step (`npm install`, which builds) is the build
 // `npm test` made before running this.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +22,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openTab, signInAs, startBrowser, type ConsoleTab } from './helpers/browser.js';
 import { eventually } from './helpers/mail-env.js';
-import { commandsOf, readmeBlocks, ROOT, samplePattern, withoutComment } from './helpers/readme.js';
+import { commandsOf, readmeBlocks, readmeSection, ROOT, samplePattern, withoutComment } from './helpers/readme.js';
 
 const run = promisify(execFile);
 const PASSWORD = 'correct horse battery staple';
@@ -30,7 +33,10 @@ const blocks = readmeBlocks('Quickstart');
 const commands = commandsOf(blocks);
 const startCommand = commands.find((c) => /^npm start\b/.test(c));
 const sample = blocks.find((b) => b.lang === '' && b.lines.some((l) => l.startsWith('postmill ready')));
+const busySample = blocks.find((b) => b.lang === '' && b.lines.some((l) => l.includes('already in use')))?.lines[0];
 const [sendCommand, bounceCommand] = commands.filter((c) => c.startsWith('curl '));
+/** Step 4's names, in bold: "**Messages** shows its timeline: **Queued**, **Sent** (...), ...". */
+const timelineNames = [...(/\*\*Messages\*\* shows its timeline: ([\s\S]*?)\.\n/.exec(readmeSection('Quickstart'))?.[1] ?? '').matchAll(/\*\*([^*]+)\*\*/g)].map((m) => m[1]!);
 
 /** The JSON a curl command of the README posts (`-d '{...}'`). */
 function postedBody(command: string): { to: string; from: string; subject: string; body: string } {
@@ -42,24 +48,29 @@ function postedBody(command: string): { to: string; from: string; subject: strin
 let dataDir: string;
 let daemon: ChildProcess;
 let printed: string[] = [];
+/** What the daemon logged (stderr: JSON lines). */
+let logged: string[] = [];
 let origin: string;
 let secretKey: string;
 let setupUrl: string;
 let browser: Browser;
 let tab: ConsoleTab;
 
+/** What a newcomer's shell has (no settings of ours), with what the test must set. */
+function newcomerEnv(settings: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('POSTMILL_') && v !== undefined) env[k] = v;
+  return Object.assign(env, settings);
+}
+
 /** `npm start` as the README says, until its ready line. */
 async function npmStart(): Promise<void> {
-  const env: Record<string, string> = {};
-  // what a newcomer's shell has: no settings of ours
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('POSTMILL_') && v !== undefined) env[k] = v;
-  Object.assign(env, { POSTMILL_DATA_DIR: dataDir, POSTMILL_HTTP_PORT: '0', POSTMILL_SMTP_PORT: '0' });
+  const env = newcomerEnv({ POSTMILL_DATA_DIR: dataDir, POSTMILL_HTTP_PORT: '0', POSTMILL_SMTP_PORT: '0' });
   // its own process group: npm, its shell and the daemon stop together
   daemon = spawn('sh', ['-c', startCommand!], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  const stderr: string[] = [];
-  daemon.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
+  createInterface({ input: daemon.stderr! }).on('line', (line) => logged.push(line));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line within ${START_MS} ms; printed:\n${printed.join('\n')}\n${stderr.join('')}`)), START_MS);
+    const timer = setTimeout(() => reject(new Error(`no ready line within ${START_MS} ms; printed:\n${printed.join('\n')}\n${logged.join('\n')}`)), START_MS);
     createInterface({ input: daemon.stdout! }).on('line', (line) => {
       printed.push(line);
       if (line.startsWith('postmill ready')) {
@@ -69,7 +80,7 @@ async function npmStart(): Promise<void> {
     });
     daemon.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`npm start exited with ${code} before ready:\n${printed.join('\n')}\n${stderr.join('')}`));
+      reject(new Error(`npm start exited with ${code} before ready:\n${printed.join('\n')}\n${logged.join('\n')}`));
     });
   });
 }
@@ -97,9 +108,25 @@ async function apiGet(path: string): Promise<any> {
   return res.json();
 }
 
+/** `npm start` again with `settings`: it must fail by itself (killed past START_MS); what it wrote on stderr. */
+async function failedStart(settings: Record<string, string>): Promise<string> {
+  const env = newcomerEnv({ POSTMILL_DATA_DIR: mkdtempSync(join(tmpdir(), 'postmill-quickstart-busy-')), ...settings });
+  const child = spawn('sh', ['-c', startCommand!], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), START_MS);
+  const [code] = (await once(child, 'close')) as [number | null];
+  clearTimeout(timer);
+  rmSync(env.POSTMILL_DATA_DIR!, { recursive: true, force: true });
+  assert.ok(code !== null && code !== 0, `exits by itself with a failure status (${code}): ${stderr}`);
+  return stderr;
+}
+
 test.before(async () => {
   assert.ok(startCommand, 'the quickstart has an `npm start` command');
   assert.ok(sample, 'the quickstart shows what the first start prints');
+  assert.ok(busySample, "the quickstart shows what a busy port's start prints");
+  assert.ok(timelineNames.length > 0, "the quickstart's step 4 names the timeline's entries in bold");
   assert.ok(sendCommand && bounceCommand, 'the quickstart has the two curl commands');
   dataDir = mkdtempSync(join(tmpdir(), 'postmill-quickstart-'));
   [browser] = await Promise.all([startBrowser(), npmStart()]);
@@ -115,9 +142,15 @@ test('the quickstart installs with npm install and starts with npm start', () =>
   assert.equal(blocks[0]!.lines.map(withoutComment), ['npm install', 'npm start']);
 });
 
-test('npm start prints what the README shows: keys, setup link, capture mode, ready', () => {
+test('npm start prints what the README shows: keys, setup link, the log line, capture mode, ready', () => {
   let at = 0;
   for (const line of sample!.lines) {
+    if (line.startsWith('{')) {
+      // the daemon's log line (stderr), with this test's data directory for the README's default
+      const pattern = samplePattern(line.replace('"dataDir":"./data"', `"dataDir":${JSON.stringify(dataDir)}`));
+      assert.ok(logged.some((l) => pattern.test(l.trim())), `logged a line like the README's "${line}"; logged:\n${logged.join('\n')}`);
+      continue;
+    }
     const pattern = samplePattern(line);
     const found = printed.findIndex((p, i) => i >= at && pattern.test(p.trim()));
     assert.ok(found >= 0, `printed a line like the README's "${line}" (after line ${at}); printed:\n${printed.join('\n')}`);
@@ -128,6 +161,21 @@ test('npm start prints what the README shows: keys, setup link, capture mode, re
   setupUrl = printed.map((l) => l.trim()).find((l) => l.includes('/app/setup#token='))!;
   assert.ok(setupUrl.startsWith(`${origin}/app/setup#token=`), setupUrl);
   assert.ok(printed.some((l) => l.includes(`${origin}/app/outbox`)), 'the capture line names the Outbox');
+});
+
+test("a busy port: npm start says so in the README's words, naming the variable the README's fix sets", async () => {
+  const httpPort = new URL(origin).port;
+  const smtpPort = /smtp=\S+:(\d+)/.exec(printed.find((l) => l.startsWith('postmill ready'))!)![1]!;
+  const [http, smtp] = await Promise.all([
+    failedStart({ POSTMILL_HTTP_PORT: httpPort, POSTMILL_SMTP_PORT: '0' }),
+    failedStart({ POSTMILL_HTTP_PORT: '0', POSTMILL_SMTP_PORT: smtpPort }),
+  ]);
+  const pattern = samplePattern(busySample!);
+  assert.ok(http.split('\n').some((l) => pattern.test(l.trim())), `printed a line like the README's "${busySample}"; printed:\n${http}`);
+  assert.ok(smtp.includes(`cannot use configuration key "smtp.port": 127.0.0.1:${smtpPort} is already in use`), smtp);
+  assert.match(smtp, 'POSTMILL_SMTP_PORT=<port>');
+  const fix = readmeSection('Quickstart');
+  for (const name of ['POSTMILL_HTTP_PORT=', 'POSTMILL_SMTP_PORT=', '`http.port`', '`smtp.port`']) assert.ok(fix.includes(name), `the quickstart names ${name}`);
 });
 
 test('open the setup link, choose a password, sign in', async () => {
@@ -181,6 +229,20 @@ test('send yourself an email with curl: the Outbox renders it, DKIM passes', asy
   assert.match(results[0]!, "key from this domain's records, not yet in DNS");
   await page.getByText('SpamAssassin: spamd not configured').waitFor();
   await page.getByRole('table', { name: /headers, in order/ }).getByRole('row', { name: /^Subject / }).waitFor();
+  assert.equal(tab.problems, [], 'the page reported no errors (CSP violations, exceptions)');
+});
+
+test("Messages shows the email's timeline with the README's names, in its order", async () => {
+  const { page } = tab;
+  const posted = postedBody(sendCommand!);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Messages' }).click();
+  await page.getByRole('table', { name: 'Emails, newest first' }).getByRole('link', { name: posted.to }).click();
+  await page.getByRole('heading', { name: `Email to ${posted.to}`, level: 1 }).waitFor();
+  const timeline = page.getByRole('list', { name: 'Timeline' });
+  await timeline.getByText('Delivered', { exact: true }).waitFor();
+  const entries = await timeline.getByRole('listitem').allTextContents();
+  assert.is(entries.length, timelineNames.length, `the README names every entry (${timelineNames.join(', ')}): ${entries.join(' | ')}`);
+  timelineNames.forEach((name, i) => assert.ok(entries[i]!.includes(name), `entry ${i + 1} is ${name}: ${entries[i]}`));
   assert.equal(tab.problems, [], 'the page reported no errors (CSP violations, exceptions)');
 });
 

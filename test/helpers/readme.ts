@@ -13,14 +13,18 @@ export interface CodeBlock {
   lines: string[];
 }
 
-/** The fenced code blocks of the README section whose heading starts with `heading`. */
-export function readmeBlocks(heading: string): CodeBlock[] {
+/** The text of the README section whose heading starts with `heading`, up to the next `## `. */
+export function readmeSection(heading: string): string {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const start = readme.indexOf(`\n## ${heading}`);
   if (start < 0) throw new Error(`README.md has no section "## ${heading}"`);
   const next = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, next < 0 ? undefined : next);
-  return [...section.matchAll(/^( *)```(\w*)\n([\s\S]*?)^\1```$/gm)].map((m) => ({
+  return readme.slice(start, next < 0 ? undefined : next);
+}
+
+/** The fenced code blocks of the README section whose heading starts with `heading`. */
+export function readmeBlocks(heading: string): CodeBlock[] {
+  return [...readmeSection(heading).matchAll(/^( *)```(\w*)\n([\s\S]*?)^\1```$/gm)].map((m) => ({
     lang: m[2]!,
     lines: m[3]!
       .split('\n')
