@@ -229,7 +229,7 @@ export const CONFIG_SCHEMA: ConfigGroup = group({
       'POSTMILL_THREADS_HEAVY_HEAP_MB',
       'integer',
       256,
-      'heap (old generation, MB) of the thread that parses and composes requests over 1 MB; what the limits accept needs at most 160 (docs/architecture.md); at least 16',
+      'heap (old generation, MB) of the thread that parses and composes requests over 1 MB; what the limits accept needs at most 160 (docs/performance.md); at least 16',
       count(16),
     ),
   }),

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
 // The house keeps its floors: the top folders of src/ (and its top files) import one another
-// without a circle, so each stands above everything it uses (docs/architecture.md, "Layers").
+// without a circle, so each stands above everything it uses (docs/architecture.md, "The layers").
 
 const SRC = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');
 const IMPORT = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;

@@ -20,7 +20,7 @@ const COMPOSE_HEAP = { maxYoungGenerationSizeMb: 4 };
 /**
  * `heavyHeapMb` (threads.heavyHeapMb) bounds the heavy thread's old generation: V8 collects as it
  * goes instead of growing by hundreds of MB, and what the request limits accept must fit in it
- * (the measures are in docs/architecture.md). The heavy thread takes one task at a time: a task
+ * (the measures are in docs/performance.md). The heavy thread takes one task at a time: a task
  * that exhausts it fails alone, and those waiting go to the thread started in its place.
  */
 export function createComposeThreads(heavyHeapMb: number, onDeath: PoolOptions['onDeath'], threads = Math.min(Math.max(availableParallelism() - 1, 1), 4)): ComposeThreads {
