@@ -3,8 +3,9 @@
 // sample, the daemon's "postmill started" log line included), a second `npm start` on the busy port
 // (its one line must be the README's), then in Chromium: setup, sign in, Domains > add > Mark
 // verified without DNS; the README's curl command with the printed secret key; the Outbox renders
-// the message with DKIM pass; Messages shows its timeline with the README's names; the README's
-// bounce command; Suppressions lists the address; Messages shows the bounce in the timeline.
+// the message with DKIM pass; Messages shows its timeline with the README's names; the contact the
+// send made says it is unsubscribed; the README's bounce command; Suppressions lists the address;
+// Messages shows the bounce in the timeline.
 //
 // The test sets only what a test must, through the environment: POSTMILL_DATA_DIR (a temporary
 // store instead of ./data) and POSTMILL_HTTP_PORT / POSTMILL_SMTP_PORT = 0 (free ports; the hosts
@@ -243,6 +244,17 @@ test("Messages shows the email's timeline with the README's names, in its order"
   const entries = await timeline.getByRole('listitem').allTextContents();
   assert.is(entries.length, timelineNames.length, `the README names every entry (${timelineNames.join(', ')}): ${entries.join(' | ')}`);
   timelineNames.forEach((name, i) => assert.ok(entries[i]!.includes(name), `entry ${i + 1} is ${name}: ${entries[i]}`));
+  assert.equal(tab.problems, [], 'the page reported no errors (CSP violations, exceptions)');
+});
+
+test('Contacts: the send made the address a contact, unsubscribed, and its page says why', async () => {
+  const { page } = tab;
+  const posted = postedBody(sendCommand!);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contacts' }).click();
+  await page.getByRole('table', { name: /Contacts of/ }).getByRole('link', { name: posted.to }).click();
+  await page.getByRole('heading', { name: posted.to, level: 1 }).waitFor();
+  await page.getByText(/^Never subscribed: a contact that a send \(\/v1\/send\) creates starts unsubscribed/).waitFor();
+  assert.is((await apiGet(`/contacts?search=${encodeURIComponent(posted.to)}`)).data[0].subscribed, false);
   assert.equal(tab.problems, [], 'the page reported no errors (CSP violations, exceptions)');
 });
 
