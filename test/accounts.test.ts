@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { as, cookieOf, makeUser, PASSWORD, signIn, tokenOf, type Session } from './helpers/console-session.js';
-import { MAIN, type TestDaemon } from './helpers/daemon.js';
+import { MAIN, startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { startMailEnv, type MailEnv } from './helpers/mail-env.js';
 
 let env: MailEnv;
@@ -67,6 +67,22 @@ test('sign-in: 200 with the user, the CSRF token and an HttpOnly SameSite=Strict
   const forged = await d.request('GET', '/auth/me', undefined, { key: null, headers: { cookie: 'postmill_session=forged' } });
   assert.is(forged.status, 401);
   assert.is(forged.body.error.code, 'INVALID_SESSION');
+});
+
+test('the cookie is Secure when publicUrl is https, however its scheme is spelt (HTTPS://)', async () => {
+  const behindTls = await startTestDaemon({ config: { publicUrl: 'HTTPS://Console.Example.test' } });
+  try {
+    makeUser(behindTls, 'tls@example.test');
+    const signedIn = await behindTls.request('POST', '/auth/login', { email: 'tls@example.test', password: PASSWORD }, { key: null });
+    assert.is(signedIn.status, 200);
+    assert.match(signedIn.headers.get('set-cookie')!, /; HttpOnly; SameSite=Strict; Secure$/);
+    const session = { cookie: cookieOf(signedIn.headers), csrfToken: signedIn.body.csrfToken, user: signedIn.body.user };
+    const out = await behindTls.request('POST', '/auth/logout', undefined, { key: null, headers: { cookie: session.cookie, 'x-postmill-csrf': session.csrfToken, origin: 'https://console.example.test' } });
+    assert.is(out.status, 204);
+    assert.match(out.headers.get('set-cookie')!, /^postmill_session=; .*Max-Age=0; .*; Secure$/, 'the cookie that ends it is Secure too');
+  } finally {
+    await behindTls.dispose();
+  }
 });
 
 test('GET /auth/me answers the user, projects, token and delivery mode; POST /auth/logout ends the session on the server', async () => {
