@@ -193,6 +193,27 @@ test('throttling per account: ten failures from anywhere hold new addresses for 
   assert.is((await login('fay@example.test', PASSWORD, '10.3.2.1')).status, 200, 'the account lock ends within 15 minutes');
 });
 
+test('throttling holds under concurrency: 30 attempts sent at once get at most 5 verdicts per address and 10 per account, the rest 429', async () => {
+  makeUser(d, 'ned@example.test', { id: d.project.id, role: 'MEMBER' });
+  const verdicts = (answers: { status: number }[]) => answers.filter((a) => a.status === 401).length;
+  // one address, one account: each attempt takes its place before its password is judged
+  const oneAddress = await Promise.all(Array.from({ length: 30 }, (_, i) => login('ned@example.test', `guess ${i} at once`, '10.12.0.1')));
+  assert.is(verdicts(oneAddress), 5, `verdicts: ${oneAddress.map((a) => a.status).join(' ')}`);
+  assert.ok(oneAddress.every((a) => a.status === 401 || a.status === 429));
+  // thirty addresses, one account
+  const spread = await Promise.all(Array.from({ length: 30 }, (_, i) => login('ned@example.test', `guess ${i} from afar`, `10.12.1.${i}`)));
+  assert.is(verdicts(spread), 5, 'the account had 5 failures already: 5 more reach 10');
+  assert.is((await login('ned@example.test', PASSWORD, '10.12.2.1')).status, 429, 'a new address waits for the account');
+  // a password change is judged the same way
+  makeUser(d, 'oda@example.test', { id: d.project.id, role: 'MEMBER' });
+  const oda = await signIn(d, 'oda@example.test');
+  const changes = await Promise.all(
+    Array.from({ length: 30 }, (_, i) => d.request('POST', '/auth/password', { currentPassword: `not it ${i}`, newPassword: 'a brand new password' }, { ...as(d, oda, null), headers: { ...as(d, oda, null).headers, 'x-forwarded-for': '10.12.3.1' } })),
+  );
+  assert.is(changes.filter((c) => c.status === 422).length, 5, `answers: ${changes.map((c) => c.status).join(' ')}`);
+  assert.ok(changes.every((c) => c.status === 422 || c.status === 429));
+});
+
 test("disabling a user ends every session of it at once and refuses its sign-in; enabling lets it back", async () => {
   const id = makeUser(d, 'gil@example.test', { id: d.project.id, role: 'ADMIN' });
   const one = await signIn(d, 'gil@example.test');

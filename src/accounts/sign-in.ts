@@ -34,6 +34,22 @@ export const throttled = (waitMs: number) => {
   });
 };
 
+/**
+ * Judges one attempt while it holds its place in the throttle (429 when it may not have one): the
+ * place is taken before `judge` runs, so attempts sent at once are bounded as if they came one by one.
+ */
+async function judged(throttle: LoginThrottle, address: string, account: string, judge: () => Promise<boolean>): Promise<boolean> {
+  const place = throttle.take(address, account);
+  if (typeof place === 'number') throw throttled(place);
+  let verdict: boolean | null = null;
+  try {
+    verdict = await judge();
+    return verdict;
+  } finally {
+    place.settle(verdict);
+  }
+}
+
 /** Whether the password is the user's; always one scrypt, whether the user exists, has a password or not. */
 async function passwordMatches(user: User | null, password: string): Promise<boolean> {
   if (!user?.passwordHash) return verifyAgainstDecoy(password);
@@ -42,15 +58,8 @@ async function passwordMatches(user: User | null, password: string): Promise<boo
 }
 
 export async function signIn(deps: SignInDeps, input: { email: string; password: string; address: string }): Promise<SignedIn> {
-  const account = emailKey(input.email.trim());
-  const wait = deps.throttle.waitMs(input.address, account);
-  if (wait > 0) throw throttled(wait);
   const user = findUserByEmail(deps.db, input.email.trim());
-  if (!(await passwordMatches(user, input.password))) {
-    deps.throttle.failed(input.address, account);
-    throw wrongPair();
-  }
-  deps.throttle.succeeded(input.address, account);
+  if (!(await judged(deps.throttle, input.address, emailKey(input.email.trim()), () => passwordMatches(user, input.password)))) throw wrongPair();
   return { user: { id: user!.id, email: user!.email }, ...startSession(deps.db, deps.clock, deps.policy, user!.id) };
 }
 
@@ -107,11 +116,7 @@ export async function changePassword(
 ): Promise<void> {
   const user = getUser(deps.db, input.userId);
   if (!user) throw new ApiError(401, 'INVALID_SESSION', 'Sign in again');
-  const account = emailKey(user.email);
-  const wait = deps.throttle.waitMs(input.address, account);
-  if (wait > 0) throw throttled(wait);
-  if (!(await passwordMatches(user, input.currentPassword))) {
-    deps.throttle.failed(input.address, account);
+  if (!(await judged(deps.throttle, input.address, emailKey(user.email), () => passwordMatches(user, input.currentPassword)))) {
     throw validationFailed([{ field: 'currentPassword', message: 'This is not your current password', code: 'custom' }], 'The current password is not right');
   }
   const hash = await newPasswordHash(input.newPassword, 'newPassword');
