@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { ApiError, conflict, notFound } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { issueLink, setupUrl, signInUrl } from './links.js';
-import type { Role } from '../http/roles.js';
+import type { Role } from '../projects/roles.js';
 import { countOwners, deleteMembership, findUserByEmail, getMember, insertUser, putMembership, setMemberRole, type Member } from './store.js';
 import { userEmail } from './users.js';
 

@@ -1,6 +1,6 @@
 // The SQL of users, memberships, sessions and setup links.
 import { sql, type Db } from '../store/db.js';
-import type { Role } from '../http/roles.js';
+import type { Role } from '../projects/roles.js';
 
 export interface User {
   id: string;

@@ -6,7 +6,7 @@ import { ApiError, conflict, validationFailed } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { issueLink } from './links.js';
 import { hashPassword, passwordProblem } from './passwords.js';
-import type { Role } from '../http/roles.js';
+import type { Role } from '../projects/roles.js';
 import {
   deleteLinksOf,
   deleteSessionsOf,

@@ -12,7 +12,7 @@ import { describe } from '../http/openapi/describe.js';
 import { clearedCookie, sessionCookie } from '../accounts/cookie.js';
 import { sendInvitation } from '../accounts/invitation.js';
 import { changeRole, inviteMember, removeMember } from '../accounts/members.js';
-import type { Role } from '../http/roles.js';
+import type { Role } from '../projects/roles.js';
 import { prepareDecoy } from '../accounts/passwords.js';
 import { endSession, sessionPolicy } from '../accounts/sessions.js';
 import { changePassword, inspectLink, signIn, useSetupLink, type SignedIn } from '../accounts/sign-in.js';
