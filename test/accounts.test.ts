@@ -304,17 +304,19 @@ test('members: an owner invites (a link, no email without a verified domain), ch
   const invited = await d.request('POST', '/members', { email: 'kim@rcpt.test', role: 'ADMIN' }, as(d, owner, d.project.id));
   assert.is(invited.status, 201, JSON.stringify(invited.body));
   assert.is(invited.body.emailId, null, 'no verified sender domain yet');
-  assert.is(invited.body.member.passwordSet, false);
+  assert.is(invited.body.member.status, 'invited');
   assert.match(invited.body.inviteUrl, /\/app\/setup#token=/);
   assert.is((await d.request('POST', '/members', { email: 'KIM@rcpt.test', role: 'MEMBER' }, as(d, owner, d.project.id))).status, 409);
   const joined = await d.request('POST', '/auth/setup', { token: tokenOf(invited.body.inviteUrl), password: PASSWORD }, { key: null });
   assert.is(joined.status, 200);
   const kim = await signIn(d, 'kim@rcpt.test');
   assert.equal((await me(kim)).body.projects, [{ id: d.project.id, name: 'default', role: 'ADMIN' }]);
-  // a user with a password is added at once; the link is the sign-in page
+  // a user with a password accepts another project's invitation with it
   const known = await d.request('POST', '/members', { email: 'kim@rcpt.test', role: 'MEMBER' }, { key: d.createProject('third').secretKey });
   assert.is(known.status, 201);
-  assert.is(known.body.inviteUrl, `${d.url}/app/`);
+  assert.is((await me(kim)).body.projects.length, 1, 'no role before the invitation is accepted');
+  assert.is((await d.request('POST', '/auth/setup', { token: tokenOf(known.body.inviteUrl), password: PASSWORD }, { key: null })).status, 200);
+  assert.is((await me(kim)).body.projects.length, 2);
 
   const kimId = kim.user.id;
   const patched = await d.request('PATCH', `/members/${kimId}`, { role: 'MEMBER' }, as(d, owner, d.project.id));

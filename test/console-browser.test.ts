@@ -42,9 +42,11 @@ test.after.each(async () => {
 const noProblems = (tab: ConsoleTab) => assert.equal(tab.problems, [], 'the page reported no errors (CSP violations, exceptions)');
 
 test('sign in, see the shell, switch project, sign out', async () => {
-  // the owner of the default project is an ADMIN of the second
+  // the owner of the default project is an ADMIN of the second (invited, and accepted with the password)
   const ownerId = (d.cli('user', 'list') as { id: string; email: string }[]).find((u) => u.email === 'owner@example.test')!.id;
-  assert.is((await d.request('POST', '/members', { email: 'owner@example.test', role: 'ADMIN' }, { key: second.secretKey })).body.member.userId, ownerId);
+  const invited = await d.request('POST', '/members', { email: 'owner@example.test', role: 'ADMIN' }, { key: second.secretKey });
+  assert.is(invited.body.member.userId, ownerId);
+  assert.is((await d.request('POST', '/auth/setup', { token: tokenOf(invited.body.inviteUrl), password: PASSWORD }, { key: null })).status, 200);
 
   const tab = await open();
   const { page } = tab;

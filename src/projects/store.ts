@@ -113,7 +113,7 @@ export function findKeyOwner(db: Db, key: string): KeyOwner | null {
       db,
       `SELECT k.kind, k.role, k.made_by, m.role AS maker_role, u.disabled AS maker_disabled, p.id, p.name, p.disabled, p.track_transactional, p.dkim_ed25519, p.created_at
          FROM api_keys k JOIN projects p ON p.id = k.project_id
-         LEFT JOIN memberships m ON m.project_id = k.project_id AND m.user_id = k.made_by
+         LEFT JOIN memberships m ON m.project_id = k.project_id AND m.user_id = k.made_by AND m.accepted_at IS NOT NULL
          LEFT JOIN users u ON u.id = k.made_by
         WHERE k.hash = ?`,
     ).get(hash) as KeyOwnerRow | undefined;
