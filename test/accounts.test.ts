@@ -346,6 +346,9 @@ test('the invitation email: sent through the outbound path from a verified domai
   const raw = message!.raw.toString();
   assert.match(raw, /From: Postmill <postmill@acme\.test>/);
   assert.match(raw, /Subject: You are invited to default on Postmill/);
+  assert.match(raw, /\r\nAuto-Submitted: auto-generated\r\n/, 'no auto-reply quotes the link back into the project');
+  const sealed = await d.request('GET', `/emails/${invited.body.emailId}/raw`);
+  assert.is(sealed.status, 403, 'the recipient reads it; the project does not');
   const link = invited.body.inviteUrl as string;
   assert.ok(raw.replace(/=\r\n/g, '').includes(link.replace(/=/g, '=3D')) || raw.includes(link), 'the message carries the link itself, not a click redirect');
   assert.not.match(raw, /\/t\/c\//);

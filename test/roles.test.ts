@@ -4,7 +4,7 @@
 // key, which has every right) to see the server refuse exactly what the role does not allow.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { as, makeUser, signIn, type Session } from './helpers/console-session.js';
+import { as, cookieOf, makeUser, signIn, tokenOf, type Session } from './helpers/console-session.js';
 import { startTestDaemon, type RequestOptions, type TestDaemon } from './helpers/daemon.js';
 import { ADMIN } from './helpers/test-hooks.js';
 
@@ -46,7 +46,8 @@ let routes: SessionRoute[];
 const sessions = {} as Record<Role, Session>;
 
 test.before(async () => {
-  d = await startTestDaemon({ config: { rateLimit: { perMinute: 0 }, adminToken: ADMIN } });
+  // capture mode: a sender domain is marked verified without DNS, and the invitation email is kept here
+  d = await startTestDaemon({ config: { rateLimit: { perMinute: 0 }, adminToken: ADMIN, delivery: { mode: 'capture' } } });
   const doc = (await (await fetch(`${d.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { security: Record<string, string[]>[]; 'x-postmill-role'?: Role }>> };
   routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops).flatMap(([method, op]) => {
@@ -97,6 +98,38 @@ test("MEMBER, ADMIN and OWNER sessions are refused (403 FORBIDDEN) exactly on th
 });
 
 // Credentials: every way a role obtains a key, a link or a session, checked against its own power.
+
+test("the daemon's account mail is its recipient's: no role, OWNER included, reads an invitation's link through the email log", async () => {
+  const owner = as(d, sessions.OWNER, d.project.id);
+  const domain = await d.request('POST', '/domains', { domain: 'roles-mail.test' }, owner);
+  assert.is((await d.request('POST', `/domains/${domain.body.id}/mark-verified`, undefined, owner)).status, 200);
+  const invited = await d.request('POST', '/members', { email: 'next.owner@invitee.test', role: 'OWNER' }, owner);
+  assert.type(invited.body.emailId, 'string', 'the invitation is emailed');
+  const token = tokenOf(invited.body.inviteUrl);
+  const readers: [string, RequestOptions][] = [
+    ...(['OWNER', 'ADMIN', 'MEMBER'] as Role[]).map((role): [string, RequestOptions] => [`${role} session`, as(d, sessions[role], d.project.id)]),
+    ["the operator's key", { key: d.project.secretKey }],
+  ];
+  const emailId = invited.body.emailId as string;
+  for (const [who, opts] of readers) {
+    for (const path of [`/emails/${emailId}/raw`, `/emails/${emailId}/checks`]) {
+      const res = await d.request('GET', path, undefined, opts);
+      assert.is(res.status, 403, `${who} GET ${path}`);
+      assert.is(res.body.error.code, 'FORBIDDEN');
+    }
+    for (const path of [`/emails/${emailId}`, '/emails', '/events', '/activity']) {
+      const res = await d.request('GET', path, undefined, opts);
+      assert.is(res.status, 200, `${who} GET ${path}`);
+      assert.not.ok(JSON.stringify(res.body).includes(token), `${who} GET ${path} shows no link`);
+    }
+  }
+  // its recipient's link gives the role it was invited to, in this project only
+  const joined = await d.request('POST', '/auth/setup', { token, password: 'the next owner of it all' }, { key: null });
+  assert.is(joined.status, 200);
+  const next = { cookie: cookieOf(joined.headers), csrfToken: joined.body.csrfToken, user: joined.body.user };
+  assert.equal((await d.request('GET', '/auth/me', undefined, as(d, next, null))).body.projects, [{ id: d.project.id, name: 'default', role: 'OWNER' }]);
+});
+
 // Run last: rotating keys replaces the project's key the tests above use.
 
 test("a key made through regenerate-keys acts with the role of whoever made it, a key made by a key with that key's role", async () => {
