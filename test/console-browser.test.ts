@@ -123,6 +123,24 @@ test('a setup link: choose a password, land signed in; the link works once', asy
   noProblems(tab);
 });
 
+test('an invitation to someone who has a password: accepted on the link page with that password, the project joins the list', async () => {
+  const invited = await d.request('POST', '/members', { email: 'member@example.test', role: 'ADMIN' }, { key: second.secretKey });
+  const tab = await open('/app/sign-in');
+  const { page } = tab;
+  await page.goto(invited.body.inviteUrl);
+  await page.getByRole('heading', { name: 'Choose your password' }).waitFor();
+  await page.getByText('member@example.test').waitFor();
+  await page.getByRole('checkbox', { name: 'I have a Postmill password already' }).check();
+  await page.getByLabel('Your password').fill('not the right password');
+  await page.getByRole('button', { name: 'Accept the invitation' }).click();
+  await page.getByRole('alert').filter({ hasText: 'The email or the password is not right' }).waitFor();
+  await page.getByLabel('Your password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Accept the invitation' }).click();
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+  assert.ok(await page.getByLabel('Project').getByRole('option', { name: 'Second (ADMIN)' }).count(), 'the invited project is there, with its role');
+  noProblems(tab);
+});
+
 test('an owner invites a member (the link shown), changes the role, removes the member', async () => {
   const tab = await open();
   const { page } = tab;

@@ -9,12 +9,13 @@ import { judged, passwordMatches, wrongPair } from './judging.js';
 import { startSession } from './sessions.js';
 import { acceptInvitation, emailKey, getMember, getUser, hasMembership, setPasswordHash, type SetupLink, type User } from './store.js';
 import type { SignInDeps, SignedIn } from './sign-in.js';
-import { invalidPassword, newPasswordHash } from './users.js';
-import { passwordProblem } from './passwords.js';
+import { invalidPassword } from './users.js';
+import { hashPassword, passwordProblem } from './passwords.js';
 
 /** An account no one uses yet: no password, not disabled, in no project (its invitations are not accepted). */
 const unclaimed = (db: Db, user: User) => user.passwordHash === null && !user.disabled && !hasMembership(db, user.id);
 
+/** Accepts the invitation of `link` (an `invite` link: its user and project) and signs its user in. */
 export async function acceptWithLink(deps: SignInDeps, link: SetupLink, input: { token: string; password: string; address: string }): Promise<SignedIn> {
   const { db, clock } = deps;
   const projectId = link.projectId!;
@@ -23,7 +24,7 @@ export async function acceptWithLink(deps: SignInDeps, link: SetupLink, input: {
   const problem = passwordProblem(input.password);
   if (problem) throw invalidPassword('password', problem);
   if (unclaimed(db, user)) {
-    const hash = await newPasswordHash(input.password, 'password');
+    const hash = await hashPassword(input.password);
     db.transaction(() => {
       // another invitation's link may have claimed it meanwhile: its password stands, this one must prove it
       if (!unclaimed(db, getUser(db, user.id)!)) throw wrongPair();

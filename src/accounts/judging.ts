@@ -10,7 +10,7 @@ import type { LoginThrottle } from './throttle.js';
 export const wrongPair = () =>
   new ApiError(401, 'INVALID_CREDENTIALS', 'The email or the password is not right', { suggestion: 'Check both, or ask an owner for a new setup link' });
 
-export const throttled = (waitMs: number) => {
+const throttled = (waitMs: number) => {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
   return new ApiError(429, 'RATE_LIMIT_EXCEEDED', `Too many failed sign-ins: try again in ${seconds} seconds`, {
     details: { retryAfter: seconds },
