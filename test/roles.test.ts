@@ -1,7 +1,10 @@
 // The role matrix on every route: each route of the OpenAPI document (which test/openapi.test.ts
 // holds to every mounted route) that takes a console session states its least role; this table says
 // what that role must be, and every route is called as MEMBER, ADMIN and OWNER (and with the secret
-// key, which has every right) to see the server refuse exactly what the role does not allow.
+// key, which has every right) to see the server refuse exactly what the role does not allow. Then
+// the credentials: every way a role obtains a key (regenerate-keys, by a session, a key or the admin
+// token), a link (the invitation email in the log) or a session (the invitation link), walked or
+// checked against the power of the role that obtained it.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { as, cookieOf, makeUser, signIn, tokenOf, type Session } from './helpers/console-session.js';
