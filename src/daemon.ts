@@ -45,7 +45,7 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   // the default project and the link of its first owner, together or not at all
   const created = db.transaction(() => {
     const project = ensureDefaultProject(db, clock);
-    return project ? { project, ownerToken: issueLink(db, clock, 'owner', { projectId: project.id }) } : null;
+    return project ? { project, ownerToken: issueLink(db, clock, { purpose: 'owner', projectId: project.id }) } : null;
   })();
   const runner = new JobRunner(core.jobs, clock, log);
   const all = modules(parts);

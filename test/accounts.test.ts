@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { as, cookieOf, makeUser, PASSWORD, signIn, tokenOf, type Session } from './helpers/console-session.js';
-import { MAIN, type TestDaemon } from './helpers/daemon.js';
+import { MAIN, startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { startMailEnv, type MailEnv } from './helpers/mail-env.js';
 
 let env: MailEnv;
@@ -67,6 +67,22 @@ test('sign-in: 200 with the user, the CSRF token and an HttpOnly SameSite=Strict
   const forged = await d.request('GET', '/auth/me', undefined, { key: null, headers: { cookie: 'postmill_session=forged' } });
   assert.is(forged.status, 401);
   assert.is(forged.body.error.code, 'INVALID_SESSION');
+});
+
+test('the cookie is Secure when publicUrl is https, however its scheme is spelt (HTTPS://)', async () => {
+  const behindTls = await startTestDaemon({ config: { publicUrl: 'HTTPS://Console.Example.test' } });
+  try {
+    makeUser(behindTls, 'tls@example.test');
+    const signedIn = await behindTls.request('POST', '/auth/login', { email: 'tls@example.test', password: PASSWORD }, { key: null });
+    assert.is(signedIn.status, 200);
+    assert.match(signedIn.headers.get('set-cookie')!, /; HttpOnly; SameSite=Strict; Secure$/);
+    const session = { cookie: cookieOf(signedIn.headers), csrfToken: signedIn.body.csrfToken, user: signedIn.body.user };
+    const out = await behindTls.request('POST', '/auth/logout', undefined, { key: null, headers: { cookie: session.cookie, 'x-postmill-csrf': session.csrfToken, origin: 'https://console.example.test' } });
+    assert.is(out.status, 204);
+    assert.match(out.headers.get('set-cookie')!, /^postmill_session=; .*Max-Age=0; .*; Secure$/, 'the cookie that ends it is Secure too');
+  } finally {
+    await behindTls.dispose();
+  }
 });
 
 test('GET /auth/me answers the user, projects, token and delivery mode; POST /auth/logout ends the session on the server', async () => {
@@ -177,6 +193,27 @@ test('throttling per account: ten failures from anywhere hold new addresses for 
   assert.is((await login('fay@example.test', PASSWORD, '10.3.2.1')).status, 200, 'the account lock ends within 15 minutes');
 });
 
+test('throttling holds under concurrency: 30 attempts sent at once get at most 5 verdicts per address and 10 per account, the rest 429', async () => {
+  makeUser(d, 'ned@example.test', { id: d.project.id, role: 'MEMBER' });
+  const verdicts = (answers: { status: number }[]) => answers.filter((a) => a.status === 401).length;
+  // one address, one account: each attempt takes its place before its password is judged
+  const oneAddress = await Promise.all(Array.from({ length: 30 }, (_, i) => login('ned@example.test', `guess ${i} at once`, '10.12.0.1')));
+  assert.is(verdicts(oneAddress), 5, `verdicts: ${oneAddress.map((a) => a.status).join(' ')}`);
+  assert.ok(oneAddress.every((a) => a.status === 401 || a.status === 429));
+  // thirty addresses, one account
+  const spread = await Promise.all(Array.from({ length: 30 }, (_, i) => login('ned@example.test', `guess ${i} from afar`, `10.12.1.${i}`)));
+  assert.is(verdicts(spread), 5, 'the account had 5 failures already: 5 more reach 10');
+  assert.is((await login('ned@example.test', PASSWORD, '10.12.2.1')).status, 429, 'a new address waits for the account');
+  // a password change is judged the same way
+  makeUser(d, 'oda@example.test', { id: d.project.id, role: 'MEMBER' });
+  const oda = await signIn(d, 'oda@example.test');
+  const changes = await Promise.all(
+    Array.from({ length: 30 }, (_, i) => d.request('POST', '/auth/password', { currentPassword: `not it ${i}`, newPassword: 'a brand new password' }, { ...as(d, oda, null), headers: { ...as(d, oda, null).headers, 'x-forwarded-for': '10.12.3.1' } })),
+  );
+  assert.is(changes.filter((c) => c.status === 422).length, 5, `answers: ${changes.map((c) => c.status).join(' ')}`);
+  assert.ok(changes.every((c) => c.status === 422 || c.status === 429));
+});
+
 test("disabling a user ends every session of it at once and refuses its sign-in; enabling lets it back", async () => {
   const id = makeUser(d, 'gil@example.test', { id: d.project.id, role: 'ADMIN' });
   const one = await signIn(d, 'gil@example.test');
@@ -267,17 +304,19 @@ test('members: an owner invites (a link, no email without a verified domain), ch
   const invited = await d.request('POST', '/members', { email: 'kim@rcpt.test', role: 'ADMIN' }, as(d, owner, d.project.id));
   assert.is(invited.status, 201, JSON.stringify(invited.body));
   assert.is(invited.body.emailId, null, 'no verified sender domain yet');
-  assert.is(invited.body.member.passwordSet, false);
+  assert.is(invited.body.member.status, 'invited');
   assert.match(invited.body.inviteUrl, /\/app\/setup#token=/);
   assert.is((await d.request('POST', '/members', { email: 'KIM@rcpt.test', role: 'MEMBER' }, as(d, owner, d.project.id))).status, 409);
   const joined = await d.request('POST', '/auth/setup', { token: tokenOf(invited.body.inviteUrl), password: PASSWORD }, { key: null });
   assert.is(joined.status, 200);
   const kim = await signIn(d, 'kim@rcpt.test');
   assert.equal((await me(kim)).body.projects, [{ id: d.project.id, name: 'default', role: 'ADMIN' }]);
-  // a user with a password is added at once; the link is the sign-in page
+  // a user with a password accepts another project's invitation with it
   const known = await d.request('POST', '/members', { email: 'kim@rcpt.test', role: 'MEMBER' }, { key: d.createProject('third').secretKey });
   assert.is(known.status, 201);
-  assert.is(known.body.inviteUrl, `${d.url}/app/`);
+  assert.is((await me(kim)).body.projects.length, 1, 'no role before the invitation is accepted');
+  assert.is((await d.request('POST', '/auth/setup', { token: tokenOf(known.body.inviteUrl), password: PASSWORD }, { key: null })).status, 200);
+  assert.is((await me(kim)).body.projects.length, 2);
 
   const kimId = kim.user.id;
   const patched = await d.request('PATCH', `/members/${kimId}`, { role: 'MEMBER' }, as(d, owner, d.project.id));
@@ -307,6 +346,9 @@ test('the invitation email: sent through the outbound path from a verified domai
   const raw = message!.raw.toString();
   assert.match(raw, /From: Postmill <postmill@acme\.test>/);
   assert.match(raw, /Subject: You are invited to default on Postmill/);
+  assert.match(raw, /\r\nAuto-Submitted: auto-generated\r\n/, 'no auto-reply quotes the link back into the project');
+  const sealed = await d.request('GET', `/emails/${invited.body.emailId}/raw`);
+  assert.is(sealed.status, 403, 'the recipient reads it; the project does not');
   const link = invited.body.inviteUrl as string;
   assert.ok(raw.replace(/=\r\n/g, '').includes(link.replace(/=/g, '=3D')) || raw.includes(link), 'the message carries the link itself, not a click redirect');
   assert.not.match(raw, /\/t\/c\//);

@@ -42,9 +42,11 @@ test.after.each(async () => {
 const noProblems = (tab: ConsoleTab) => assert.equal(tab.problems, [], 'the page reported no errors (CSP violations, exceptions)');
 
 test('sign in, see the shell, switch project, sign out', async () => {
-  // the owner of the default project is an ADMIN of the second
+  // the owner of the default project is an ADMIN of the second (invited, and accepted with the password)
   const ownerId = (d.cli('user', 'list') as { id: string; email: string }[]).find((u) => u.email === 'owner@example.test')!.id;
-  assert.is((await d.request('POST', '/members', { email: 'owner@example.test', role: 'ADMIN' }, { key: second.secretKey })).body.member.userId, ownerId);
+  const invited = await d.request('POST', '/members', { email: 'owner@example.test', role: 'ADMIN' }, { key: second.secretKey });
+  assert.is(invited.body.member.userId, ownerId);
+  assert.is((await d.request('POST', '/auth/setup', { token: tokenOf(invited.body.inviteUrl), password: PASSWORD }, { key: null })).status, 200);
 
   const tab = await open();
   const { page } = tab;
@@ -118,6 +120,24 @@ test('a setup link: choose a password, land signed in; the link works once', asy
 
   await page.goto(link);
   await page.getByRole('alert').filter({ hasText: 'This link is not valid' }).waitFor();
+  noProblems(tab);
+});
+
+test('an invitation to someone who has a password: accepted on the link page with that password, the project joins the list', async () => {
+  const invited = await d.request('POST', '/members', { email: 'member@example.test', role: 'ADMIN' }, { key: second.secretKey });
+  const tab = await open('/app/sign-in');
+  const { page } = tab;
+  await page.goto(invited.body.inviteUrl);
+  await page.getByRole('heading', { name: 'Choose your password' }).waitFor();
+  await page.getByText('member@example.test').waitFor();
+  await page.getByRole('checkbox', { name: 'I have a Postmill password already' }).check();
+  await page.getByLabel('Your password').fill('not the right password');
+  await page.getByRole('button', { name: 'Accept the invitation' }).click();
+  await page.getByRole('alert').filter({ hasText: 'The email or the password is not right' }).waitFor();
+  await page.getByLabel('Your password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Accept the invitation' }).click();
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+  assert.ok(await page.getByLabel('Project').getByRole('option', { name: 'Second (ADMIN)' }).count(), 'the invited project is there, with its role');
   noProblems(tab);
 });
 

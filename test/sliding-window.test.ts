@@ -31,6 +31,18 @@ test('hit counts whatever the count; fullUntil says until when; forget clears a 
   assert.is(window.fullUntil('x'), null);
 });
 
+test('fullUntil counts pending events as if counted now: full once the counted and the pending fill the window', () => {
+  const clock = new ShiftableClock();
+  const window = new SlidingWindow(clock, 3, 1_000);
+  const first = clock.now();
+  window.hit('x');
+  clock.advance(100);
+  assert.is(window.fullUntil('x', 1), null, 'one counted, one pending: room for a third');
+  assert.is(window.fullUntil('x', 2), first + 1_000, 'one counted, two pending: full until the counted one leaves');
+  assert.is(window.fullUntil('x', 3), first + 100 + 1_000, 'past the limit: until the pending ones would leave');
+  assert.is(window.fullUntil('y', 3), clock.now() + 1_000, 'only pending ones: as if all were counted now');
+});
+
 test('at most `maxKeys` are kept, the least recently counted going first', () => {
   const clock = new ShiftableClock();
   const window = new SlidingWindow(clock, 1, 60_000, 2);

@@ -2,7 +2,8 @@
 // which is what the daemon sees behind a TLS proxy (publicUrl https).
 export const SESSION_COOKIE = 'postmill_session';
 
-const secure = (publicUrl: string | null) => (publicUrl?.startsWith('https:') ? '; Secure' : '');
+/** Read through the URL parser: a scheme is case-insensitive, and `HTTPS://` is https too. */
+const secure = (publicUrl: string | null) => (publicUrl !== null && new URL(publicUrl).protocol === 'https:' ? '; Secure' : '');
 
 export const sessionCookie = (token: string, maxAgeMs: number, publicUrl: string | null) =>
   `${SESSION_COOKIE}=${token}; Path=/; Max-Age=${Math.floor(maxAgeMs / 1000)}; HttpOnly; SameSite=Strict${secure(publicUrl)}`;

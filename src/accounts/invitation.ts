@@ -1,9 +1,11 @@
 // The invitation email, sent by the daemon through its own outbound path (the message pipeline,
 // stored and delivered like any transactional email of the project). It needs a verified sender
-// domain of the project: without one the owner passes the link on by hand.
+// domain of the project: without one the owner passes the link on by hand. Its link acts as the
+// recipient, so the email is sealed: listed in the project's log, its message shown to no one.
 import { randomUUID } from 'node:crypto';
 import type { Core } from '../core.js';
 import { newEmailId } from '../emails/ids.js';
+import { sealEmail } from '../emails/sealed.js';
 import { listProjectDomains } from '../domains/store.js';
 import type { MessageContent } from '../compose/content.js';
 import type { ComposeOps } from '../compose/compose-ops.js';
@@ -33,7 +35,8 @@ export async function sendInvitation(core: Core, threads: Pools<ComposeOps>, pro
     html: HTML,
     from: { email: `postmill@${domain.domain}`, name: 'Postmill' },
     replyTo: null,
-    headers: {},
+    // no auto-reply (RFC 3834): one quoting the link would land in the project's inbound mail
+    headers: { 'Auto-Submitted': 'auto-generated' },
     attachments: [],
     tracked: false,
     listUnsubscribe: false,
@@ -48,6 +51,9 @@ export async function sendInvitation(core: Core, threads: Pools<ComposeOps>, pro
   const emailId = newEmailId(now);
   const recipient = { contact, oneOff: {}, name: null, extra: { projectName: project.name, inviteUrl } };
   const [composed] = await composeMessages(core, threads, content, [{ recipient, emailId }], Infinity);
-  core.bus.tx(() => storeMessage(core, content, { contactId: null, email }, emailId, composed!));
+  core.bus.tx(() => {
+    storeMessage(core, content, { contactId: null, email }, emailId, composed!);
+    sealEmail(core.db, emailId);
+  });
   return emailId;
 }

@@ -1,12 +1,14 @@
-// Signing in: with email and password (throttled), or with a setup link that sets the password.
+// Signing in: with email and password (throttled), or with a link (setup, reset, the first owner's,
+// an invitation).
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { ApiError, conflict, validationFailed } from '../errors.js';
 import type { Db } from '../store/db.js';
-import { liveLink, spendLink } from './links.js';
-import { verifyAgainstDecoy, verifyPassword } from './passwords.js';
+import { acceptWithLink } from './join.js';
+import { judged, passwordMatches, wrongPair } from './judging.js';
+import { deadLink, liveLink, spendLink } from './links.js';
 import { startSession, type SessionPolicy, type StartedSession } from './sessions.js';
-import { deleteSessionsOf, emailKey, findUserByEmail, getUser, insertUser, putMembership, setPasswordHash, type User } from './store.js';
+import { deleteSessionsOf, emailKey, findUserByEmail, getMember, getUser, insertUser, putMembership, setPasswordHash } from './store.js';
 import type { LoginThrottle } from './throttle.js';
 import { newPasswordHash, userEmail } from './users.js';
 
@@ -21,60 +23,40 @@ export interface SignInDeps {
   throttle: LoginThrottle;
 }
 
-/** One answer for an unknown email, a wrong password and a disabled user: nothing tells them apart. */
-const wrongPair = () =>
-  new ApiError(401, 'INVALID_CREDENTIALS', 'The email or the password is not right', { suggestion: 'Check both, or ask an owner for a new setup link' });
-
-export const throttled = (waitMs: number) => {
-  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return new ApiError(429, 'RATE_LIMIT_EXCEEDED', `Too many failed sign-ins: try again in ${seconds} seconds`, {
-    details: { retryAfter: seconds },
-    suggestion: `Retry after ${seconds} seconds`,
-    headers: { 'Retry-After': String(seconds) },
-  });
-};
-
-/** Whether the password is the user's; always one scrypt, whether the user exists, has a password or not. */
-async function passwordMatches(user: User | null, password: string): Promise<boolean> {
-  if (!user?.passwordHash) return verifyAgainstDecoy(password);
-  const ok = await verifyPassword(password, user.passwordHash);
-  return ok && !user.disabled;
-}
-
 export async function signIn(deps: SignInDeps, input: { email: string; password: string; address: string }): Promise<SignedIn> {
-  const account = emailKey(input.email.trim());
-  const wait = deps.throttle.waitMs(input.address, account);
-  if (wait > 0) throw throttled(wait);
   const user = findUserByEmail(deps.db, input.email.trim());
-  if (!(await passwordMatches(user, input.password))) {
-    deps.throttle.failed(input.address, account);
-    throw wrongPair();
-  }
-  deps.throttle.succeeded(input.address, account);
+  if (!(await judged(deps.throttle, input.address, emailKey(input.email.trim()), () => passwordMatches(user, input.password)))) throw wrongPair();
   return { user: { id: user!.id, email: user!.email }, ...startSession(deps.db, deps.clock, deps.policy, user!.id) };
 }
 
-const deadLink = () =>
-  new ApiError(400, 'INVALID_SETUP_LINK', 'This link is not valid: it was used already, it expired, or it was replaced by a newer one', {
-    suggestion: 'Ask an owner (or the operator: postmill user reset-password) for a new link',
-  });
-
-/** What the setup page shows before the password is chosen: whose link it is (null: the first owner, who gives an email). */
+/**
+ * What the setup page shows before the password is chosen: whose link it is (null: the first owner,
+ * who gives an email). An invitation shows the address as the project wrote it and nothing of the
+ * account (not whether it has a password or is disabled): its holder may be the inviting owner.
+ */
 export function inspectLink(db: Db, clock: Clock, token: string): { email: string | null; purpose: string } {
   const link = liveLink(db, clock, token);
-  const user = link?.userId ? getUser(db, link.userId) : null;
-  if (!link || (link.userId && (!user || user.disabled))) throw deadLink();
-  return { email: user?.email ?? null, purpose: link.purpose };
+  if (!link) throw deadLink();
+  if (link.purpose === 'owner') return { email: null, purpose: link.purpose };
+  if (link.purpose === 'invite') {
+    const invitation = getMember(db, link.projectId!, link.userId!);
+    if (invitation?.status !== 'invited') throw deadLink();
+    return { email: invitation.email, purpose: link.purpose };
+  }
+  const user = getUser(db, link.userId!);
+  if (!user || user.disabled) throw deadLink();
+  return { email: user.email, purpose: link.purpose };
 }
 
 /**
- * Sets the password of the link's user (making the user first, for the first owner's link), uses the
- * link up, ends the user's other sessions and signs in.
+ * Uses a link and signs in. An invitation is accepted (join.ts). A setup or reset link sets the
+ * password of its user, ends the user's other sessions; the first owner's link makes the user.
  */
-export async function useSetupLink(deps: Omit<SignInDeps, 'throttle'>, input: { token: string; password: string; email: string | null }): Promise<SignedIn> {
+export async function useSetupLink(deps: SignInDeps, input: { token: string; password: string; email: string | null; address: string }): Promise<SignedIn> {
   const { db, clock } = deps;
   const link = liveLink(db, clock, input.token);
   if (!link) throw deadLink();
+  if (link.purpose === 'invite') return acceptWithLink(deps, link, input);
   const email = link.userId === null ? userEmail(requiredEmail(input.email)) : null;
   const hash = await newPasswordHash(input.password, 'password');
   const user = db.transaction(() => {
@@ -107,11 +89,7 @@ export async function changePassword(
 ): Promise<void> {
   const user = getUser(deps.db, input.userId);
   if (!user) throw new ApiError(401, 'INVALID_SESSION', 'Sign in again');
-  const account = emailKey(user.email);
-  const wait = deps.throttle.waitMs(input.address, account);
-  if (wait > 0) throw throttled(wait);
-  if (!(await passwordMatches(user, input.currentPassword))) {
-    deps.throttle.failed(input.address, account);
+  if (!(await judged(deps.throttle, input.address, emailKey(user.email), () => passwordMatches(user, input.currentPassword)))) {
     throw validationFailed([{ field: 'currentPassword', message: 'This is not your current password', code: 'custom' }], 'The current password is not right');
   }
   const hash = await newPasswordHash(input.newPassword, 'newPassword');

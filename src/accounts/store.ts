@@ -1,6 +1,6 @@
 // The SQL of users, memberships, sessions and setup links.
 import { sql, type Db } from '../store/db.js';
-import type { Role } from '../http/roles.js';
+import type { Role } from '../projects/roles.js';
 
 export interface User {
   id: string;
@@ -65,13 +65,15 @@ export interface Membership {
   role: Role;
 }
 
+/** Invited: not yet accepted (no role until then); disabled: accepted, and the operator disabled the user. */
+export type MemberStatus = 'invited' | 'active' | 'disabled';
+
 export interface Member {
   userId: string;
+  /** The address as the project invited it until the invitation is accepted, then the account's. */
   email: string;
   role: Role;
-  disabled: boolean;
-  /** false while the user has not yet chosen a password (an invitation not yet taken up). */
-  passwordSet: boolean;
+  status: MemberStatus;
   createdAt: number;
 }
 
@@ -79,8 +81,8 @@ interface MemberRow {
   user_id: string;
   email: string;
   role: Role;
+  accepted: number;
   disabled: number;
-  password_set: number;
   created_at: number;
 }
 
@@ -88,22 +90,33 @@ const toMember = (r: MemberRow): Member => ({
   userId: r.user_id,
   email: r.email,
   role: r.role,
-  disabled: r.disabled === 1,
-  passwordSet: r.password_set === 1,
+  status: r.accepted === 0 ? 'invited' : r.disabled === 1 ? 'disabled' : 'active',
   createdAt: r.created_at,
 });
 
-const MEMBER_SELECT = `SELECT m.user_id, u.email, m.role, u.disabled, u.password_hash IS NOT NULL AS password_set, m.created_at
+// an invitation shows nothing of the account but its id: not how its address is written, not whether it is disabled
+const MEMBER_SELECT = `SELECT m.user_id, CASE WHEN m.accepted_at IS NULL THEN m.invited_email ELSE u.email END AS email, m.role,
+    m.accepted_at IS NOT NULL AS accepted, u.disabled, m.created_at
   FROM memberships m JOIN users u ON u.id = m.user_id`;
 
-/** Adds the user to the project, or changes the role of a user already in it. */
+/** Adds the user to the project, accepted (the operator's doing, the first owner). */
 export function putMembership(db: Db, projectId: string, userId: string, role: Role, now: number): void {
-  sql(db, 'INSERT INTO memberships (project_id, user_id, role, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (project_id, user_id) DO UPDATE SET role = excluded.role').run(
-    projectId,
-    userId,
-    role,
-    now,
-  );
+  sql(db, 'INSERT INTO memberships (project_id, user_id, role, created_at, accepted_at) VALUES (?, ?, ?, ?, ?)').run(projectId, userId, role, now, now);
+}
+
+/** Invites the user to the project as `email` (the address as the project wrote it): no role until accepted. */
+export function putInvitation(db: Db, projectId: string, userId: string, email: string, role: Role, now: number): void {
+  sql(db, 'INSERT INTO memberships (project_id, user_id, role, created_at, invited_email) VALUES (?, ?, ?, ?, ?)').run(projectId, userId, role, now, email);
+}
+
+/** The invitation becomes a membership; false when there is no invitation (accepted already, or withdrawn). */
+export function acceptInvitation(db: Db, projectId: string, userId: string, now: number): boolean {
+  return sql(db, 'UPDATE memberships SET accepted_at = ? WHERE project_id = ? AND user_id = ? AND accepted_at IS NULL').run(now, projectId, userId).changes === 1;
+}
+
+/** Whether the user is in any project yet (an accepted membership). */
+export function hasMembership(db: Db, userId: string): boolean {
+  return sql(db, 'SELECT 1 FROM memberships WHERE user_id = ? AND accepted_at IS NOT NULL LIMIT 1').get(userId) !== undefined;
 }
 
 export function listMembers(db: Db, projectId: string): Member[] {
@@ -123,13 +136,17 @@ export function deleteMembership(db: Db, projectId: string, userId: string): boo
   return sql(db, 'DELETE FROM memberships WHERE project_id = ? AND user_id = ?').run(projectId, userId).changes === 1;
 }
 
+/** The OWNERs who can act: invitations not yet accepted do not count. */
 export function countOwners(db: Db, projectId: string): number {
-  return (sql(db, "SELECT COUNT(*) AS n FROM memberships WHERE project_id = ? AND role = 'OWNER'").get(projectId) as { n: number }).n;
+  return (sql(db, "SELECT COUNT(*) AS n FROM memberships WHERE project_id = ? AND role = 'OWNER' AND accepted_at IS NOT NULL").get(projectId) as { n: number }).n;
 }
 
-/** The projects of a user with its role in each, by project name. */
+/** The projects of a user with its role in each, by project name; invitations not yet accepted are not among them. */
 export function membershipsOf(db: Db, userId: string): Membership[] {
-  const rows = sql(db, 'SELECT p.id, p.name, m.role FROM memberships m JOIN projects p ON p.id = m.project_id WHERE m.user_id = ? ORDER BY p.name, p.id').all(userId) as {
+  const rows = sql(
+    db,
+    'SELECT p.id, p.name, m.role FROM memberships m JOIN projects p ON p.id = m.project_id WHERE m.user_id = ? AND m.accepted_at IS NOT NULL ORDER BY p.name, p.id',
+  ).all(userId) as {
     id: string;
     name: string;
     role: Role;
@@ -146,7 +163,7 @@ export interface SessionRow {
   csrfToken: string;
   lastSeenAt: number;
   expiresAt: number;
-  /** The user's role in the project asked about; null without one (or when none was asked). */
+  /** The user's role in the project asked about; null without one, with an invitation not yet accepted, or when none was asked. */
   role: Role | null;
 }
 
@@ -167,7 +184,7 @@ export function findSession(db: Db, hash: string, projectId: string | null): Ses
     db,
     `SELECT s.user_id, u.email, u.disabled, s.csrf_token, s.last_seen_at, s.expires_at, m.role
        FROM sessions s JOIN users u ON u.id = s.user_id
-       LEFT JOIN memberships m ON m.user_id = s.user_id AND m.project_id = ?
+       LEFT JOIN memberships m ON m.user_id = s.user_id AND m.project_id = ? AND m.accepted_at IS NOT NULL
       WHERE s.hash = ?`,
   ).get(projectId, hash) as
     | { user_id: string; email: string; disabled: number; csrf_token: string; last_seen_at: number; expires_at: number; role: Role | null }
@@ -206,6 +223,10 @@ export function deleteEndedSessions(db: Db, now: number, idleBefore: number): vo
 
 export type LinkPurpose = 'setup' | 'invite' | 'reset' | 'owner';
 
+/**
+ * setup and reset: the user's password (no project); owner: the first owner of the project (no
+ * user yet); invite: the user's invitation to the project (both).
+ */
 export interface SetupLink {
   purpose: LinkPurpose;
   userId: string | null;
@@ -236,8 +257,19 @@ export function deleteLink(db: Db, hash: string): boolean {
   return sql(db, 'DELETE FROM setup_links WHERE hash = ?').run(hash).changes === 1;
 }
 
+/** Every link of the user: its password's and its invitations'. */
 export function deleteLinksOf(db: Db, userId: string): void {
   sql(db, 'DELETE FROM setup_links WHERE user_id = ?').run(userId);
+}
+
+/** The user's setup and reset links (those that name no project), not its invitations. */
+export function deletePasswordLinksOf(db: Db, userId: string): void {
+  sql(db, 'DELETE FROM setup_links WHERE user_id = ? AND project_id IS NULL').run(userId);
+}
+
+/** The user's invitation links to one project. */
+export function deleteInvitationLinks(db: Db, userId: string, projectId: string): void {
+  sql(db, 'DELETE FROM setup_links WHERE user_id = ? AND project_id = ?').run(userId, projectId);
 }
 
 export function deleteExpiredLinks(db: Db, now: number): void {

@@ -6,7 +6,7 @@ import { ApiError, conflict, validationFailed } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { issueLink } from './links.js';
 import { hashPassword, passwordProblem } from './passwords.js';
-import type { Role } from '../http/roles.js';
+import type { Role } from '../projects/roles.js';
 import {
   deleteLinksOf,
   deleteSessionsOf,
@@ -58,7 +58,7 @@ export async function createUser(
     insertUser(db, { id, email, passwordHash }, clock.now());
     if (input.project) putMembership(db, input.project.id, id, input.project.role, clock.now());
   })();
-  return { id, email, setupToken: passwordHash === null ? issueLink(db, clock, 'setup', { userId: id }) : null };
+  return { id, email, setupToken: passwordHash === null ? issueLink(db, clock, { purpose: 'setup', userId: id }) : null };
 }
 
 export interface UserListing {
@@ -102,5 +102,5 @@ export function resetPassword(db: Db, clock: Clock, id: string): string {
     if (user.passwordHash !== null) setPasswordHash(db, id, null, clock.now());
     deleteSessionsOf(db, id);
   })();
-  return issueLink(db, clock, 'reset', { userId: id });
+  return issueLink(db, clock, { purpose: 'reset', userId: id });
 }

@@ -12,7 +12,7 @@ import { describe } from '../http/openapi/describe.js';
 import { clearedCookie, sessionCookie } from '../accounts/cookie.js';
 import { sendInvitation } from '../accounts/invitation.js';
 import { changeRole, inviteMember, removeMember } from '../accounts/members.js';
-import type { Role } from '../http/roles.js';
+import type { Role } from '../projects/roles.js';
 import { prepareDecoy } from '../accounts/passwords.js';
 import { endSession, sessionPolicy } from '../accounts/sessions.js';
 import { changePassword, inspectLink, signIn, useSetupLink, type SignedIn } from '../accounts/sign-in.js';
@@ -89,7 +89,8 @@ export function accountRoutes(core: Core, threads: Pools<ComposeOps>, guards: Gu
     '/auth/setup',
     describe({
       summary: 'Choose a password with a setup, invitation or reset link, and sign in',
-      description: 'The link works once, within 24 hours. The first owner link also takes the email to sign in with. Every other session of the user ends.',
+      description:
+        "The link works once, within 24 hours. The first owner link also takes the email to sign in with. A setup or reset link ends the user's other sessions. An invitation link accepts its project's invitation: an account in no project yet chooses its password with it, any other gives the password it has (401 when wrong, throttled as a sign-in).",
       body: 'auth-setup',
       answers: { 200: 'AuthSession' },
     }),
@@ -97,7 +98,7 @@ export function accountRoutes(core: Core, threads: Pools<ComposeOps>, guards: Gu
     async (ctx) => {
       refuseForeignOrigin(ctx, core.config.publicUrl);
       const input = validate<{ token: string; password: string; email?: string }>('auth-setup', ctx.state.body);
-      answerSession(ctx, await useSetupLink(deps, { token: input.token, password: input.password, email: input.email ?? null }));
+      answerSession(ctx, await useSetupLink(deps, { token: input.token, password: input.password, email: input.email ?? null, address: address(ctx) }));
     },
   );
 
@@ -119,7 +120,9 @@ export function accountRoutes(core: Core, threads: Pools<ComposeOps>, guards: Gu
   router.post(
     '/members',
     describe({
-      summary: 'Add a member (a new email gets an invitation link, emailed when the project has a verified sender domain)',
+      summary: 'Invite someone (the answer carries the invitation link, emailed too when the project has a verified sender domain)',
+      description:
+        'The member has no role until the invitation is accepted through the link. The answer is the same whether the address has an account elsewhere or not; an account elsewhere keeps its password, links and projects.',
       body: 'member-invite',
       answers: { 201: 'MemberInvitation' },
     }),

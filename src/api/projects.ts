@@ -3,12 +3,23 @@ import { iso } from '../clock.js';
 import type { Core } from '../core.js';
 import { foundOr404, notFound } from '../errors.js';
 import type { Guards } from './guards/guards.js';
-import { projectOf, type ApiState } from '../http/state.js';
+import { projectOf, type ApiContext, type ApiState } from '../http/state.js';
+import { OPERATOR, type KeyMaker } from '../projects/keys.js';
 import { validate } from '../http/validate.js';
 import { describe } from '../http/openapi/describe.js';
 import { rotateKeys, setProjectTracking } from '../projects/service.js';
 import { findPublicKey, getProject } from '../projects/store.js';
 import { setEd25519Signing } from '../domains/rotation.js';
+
+/**
+ * Whose power new keys carry: the signed-in user's role, or the calling key's own role and maker
+ * (a key cannot make a stronger one); the admin token is the operator's. Nothing lets a role obtain
+ * a credential stronger than its own.
+ */
+function keyMaker(ctx: ApiContext): KeyMaker {
+  if (!ctx.state.project) return OPERATOR;
+  return { role: ctx.state.role!, userId: ctx.state.user?.id ?? ctx.state.keyMadeBy ?? null };
+}
 
 /**
  * `/users/@me/...`: the admin token may act on any project, a project's secret key (or an ADMIN of
@@ -21,12 +32,16 @@ export function projectRoutes(core: Core, guards: Guards): Router<ApiState> {
 
   router.post(
     '/users/@me/projects/:id/regenerate-keys',
-    describe({ summary: 'New keys', answers: { 200: 'ProjectKeys' } }),
+    describe({
+      summary: 'New keys',
+      description: "The old keys stop at once. The new secret key acts with the caller's role (a key's own role and maker; the admin token's as OWNER) and ends when the user who made it loses that role",
+      answers: { 200: 'ProjectKeys' },
+    }),
     guards.key('secret', { role: 'ADMIN', adminToken: true }),
     async (ctx, next) => {
       // without a project the admin token passed
       if (ctx.state.project && projectOf(ctx).id !== ctx.params.id) throw notFound('Project');
-      const keys = rotateKeys(core.db, core.clock, ctx.params.id!);
+      const keys = rotateKeys(core.db, core.clock, ctx.params.id!, keyMaker(ctx));
       if (!keys) throw notFound('Project');
       ctx.body = keys;
       await next();

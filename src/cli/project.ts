@@ -1,6 +1,7 @@
 import { systemClock } from '../clock.js';
 import type { Config } from '../config.js';
 import { createProject, rotateKeys, setProjectDisabled, setProjectTracking } from '../projects/service.js';
+import { OPERATOR } from '../projects/keys.js';
 import { listProjects } from '../projects/store.js';
 import { rotateWebhookSecret } from '../webhooks/secret.js';
 import { openStore, type Db } from '../store/db.js';
@@ -69,7 +70,7 @@ export const PROJECT_COMMANDS: Command[] = [
     run: (input) => {
       const id = input.args[0]!;
       const keys = found(
-        withStore(input.config, (db) => rotateKeys(db, systemClock, id)),
+        withStore(input.config, (db) => rotateKeys(db, systemClock, id, OPERATOR)),
         id,
       );
       const out = { id: keys.id, publicKey: keys.publicKey, secretKey: keys.secretKey };

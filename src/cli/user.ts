@@ -1,5 +1,5 @@
 import { setupUrl } from '../accounts/links.js';
-import { isRole, type Role } from '../http/roles.js';
+import { isRole, type Role } from '../projects/roles.js';
 import { createUser, listUsersWithProjects, resetPassword, setDisabled } from '../accounts/users.js';
 import { systemClock } from '../clock.js';
 import type { Config } from '../config.js';

@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from 'koa';
-import type { Role } from './roles.js';
+import type { Role } from '../projects/roles.js';
 import type { KeyKind } from '../projects/keys.js';
 import type { Project } from '../projects/store.js';
 
@@ -9,8 +9,10 @@ export interface ApiState {
   project?: Project;
   /** The key kind; a session acts with a secret key's rights (within its role). */
   keyKind?: KeyKind;
-  /** What the caller may do in the project: a secret key is OWNER, a session has its user's role. */
+  /** What the caller may do in the project: a secret key has the role of whoever made it, a session its user's role. */
   role?: Role;
+  /** A secret key's maker: the user it acts for (null: the operator's key). */
+  keyMadeBy?: string | null;
   /** The signed-in user of a session request. */
   user?: { id: string; email: string };
   /** The session of a session request: the hash that names it, and its CSRF token. */

@@ -35,6 +35,11 @@ class Times {
   oldest(): number {
     return this.times[this.head]!;
   }
+
+  /** The time of the `i`th oldest event (0: the oldest). */
+  at(i: number): number {
+    return this.times[(this.head + i) % this.limit]!;
+  }
 }
 
 /** The outcome of one event against its key's window. */
@@ -81,10 +86,16 @@ export class SlidingWindow {
     this.record(key, this.timesOf(key, now), now);
   }
 
-  /** When `key` may have an event again: null while its window has room. */
-  fullUntil(key: string): number | null {
-    const times = this.timesOf(key, this.clock.now());
-    return times.size < this.limit ? null : times.oldest() + this.windowMs;
+  /**
+   * When `key` may have an event again: null while its window has room. `pending` events not yet
+   * counted (attempts still being judged) take their places as if they were counted now.
+   */
+  fullUntil(key: string, pending = 0): number | null {
+    const now = this.clock.now();
+    const times = this.timesOf(key, now);
+    const over = times.size + pending - this.limit;
+    if (over < 0) return null;
+    return (over < times.size ? times.at(over) : now) + this.windowMs;
   }
 
   /** Forgets the key (a success that clears its failures). */

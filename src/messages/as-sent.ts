@@ -2,6 +2,7 @@ import type { Core } from '../core.js';
 import { captureOf } from '../emails/log-store.js';
 import { unpackMessage } from '../emails/packing.js';
 import { findStoredMessage, type Email } from '../emails/store.js';
+import { isSealed, sealedMessage } from '../emails/sealed.js';
 import type { MailThreads } from '../outbound/dkim/threads.js';
 import { outgoing } from '../outbound/outgoing.js';
 
@@ -11,6 +12,8 @@ import { outgoing } from '../outbound/outgoing.js';
  * key, same bytes, the signature's time now). Null when its message is gone.
  */
 export async function messageAsSent(core: Core, signer: MailThreads, email: Email): Promise<Buffer | null> {
+  // the one way the API reads a message: account mail is for its recipient only
+  if (isSealed(core.db, email.id)) throw sealedMessage();
   const stored = findStoredMessage(core.db, email.id);
   if (!stored) return null;
   const captured = captureOf(core.db, email.id);

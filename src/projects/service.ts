@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
-import { newKey, newWebhookSecret } from './keys.js';
+import { newKey, newWebhookSecret, OPERATOR, type KeyMaker } from './keys.js';
 import { countProjects, getProject, insertProject, replaceKeys, replaceWebhookSecret, setDisabled, setTrackTransactional, type Project } from './store.js';
 
 export interface ProjectKeys {
@@ -17,19 +17,19 @@ export function createProject(db: Db, clock: Clock, name: string): ProjectKeys {
   const keys = { public: newKey('public'), secret: newKey('secret') };
   db.transaction(() => {
     insertProject(db, id, name, clock.now());
-    replaceKeys(db, id, keys, clock.now());
+    replaceKeys(db, id, keys, OPERATOR, clock.now());
     replaceWebhookSecret(db, id, newWebhookSecret());
   })();
   return { id, name, publicKey: keys.public, secretKey: keys.secret };
 }
 
-/** New keys for a project; null when there is no such project. */
-export function rotateKeys(db: Db, clock: Clock, id: string): ProjectKeys | null {
+/** New keys for a project, the secret one acting with `maker`'s role; null when there is no such project. */
+export function rotateKeys(db: Db, clock: Clock, id: string, maker: KeyMaker): ProjectKeys | null {
   return db.transaction(() => {
     const project = getProject(db, id);
     if (!project) return null;
     const keys = { public: newKey('public'), secret: newKey('secret') };
-    replaceKeys(db, id, keys, clock.now());
+    replaceKeys(db, id, keys, maker, clock.now());
     return { id, name: project.name, publicKey: keys.public, secretKey: keys.secret };
   })();
 }

@@ -1,6 +1,7 @@
 import { sql, type Db } from '../store/db.js';
 import { cachedRow } from '../store/row-cache.js';
-import { hashKey, type KeyKind } from './keys.js';
+import { hashKey, type KeyKind, type KeyMaker } from './keys.js';
+import { allows, type Role } from './roles.js';
 
 export interface Project {
   id: string;
@@ -64,15 +65,20 @@ export function setDkimEd25519(db: Db, id: string, on: boolean, now: number): bo
   return sql(db, 'UPDATE projects SET dkim_ed25519 = ?, updated_at = ? WHERE id = ?').run(on ? 1 : 0, now, id).changes === 1;
 }
 
-/** Replaces both keys of a project (old ones stop working at once); the public key is kept to be shown again, the secret one only as a hash. */
-export function replaceKeys(db: Db, projectId: string, keys: Record<KeyKind, string>, now: number): void {
+/**
+ * Replaces both keys of a project (old ones stop working at once); the public key is kept to be
+ * shown again, the secret one only as a hash. Both carry their maker (the public key only tracks).
+ */
+export function replaceKeys(db: Db, projectId: string, keys: Record<KeyKind, string>, maker: KeyMaker, now: number): void {
   sql(db, 'DELETE FROM api_keys WHERE project_id = ?').run(projectId);
   for (const kind of ['public', 'secret'] as const) {
-    sql(db, 'INSERT INTO api_keys (hash, project_id, kind, shown, created_at) VALUES (?, ?, ?, ?, ?)').run(
+    sql(db, 'INSERT INTO api_keys (hash, project_id, kind, shown, role, made_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
       hashKey(keys[kind]),
       projectId,
       kind,
       kind === 'public' ? keys.public : null,
+      maker.role,
+      maker.userId,
       now,
     );
   }
@@ -87,17 +93,33 @@ export function findPublicKey(db: Db, projectId: string): { publicKey: string | 
 export interface KeyOwner {
   project: Project;
   kind: KeyKind;
+  /** What the key may do: the role of whoever made it, when it was made. */
+  role: Role;
+  /** The user who made it; null for the operator's keys. */
+  madeBy: string | null;
 }
 
-/** Every request authenticates: memoized by the key's hash until keys or projects change. */
+type KeyOwnerRow = ProjectRow & { kind: KeyKind; role: Role; made_by: string | null; maker_role: Role | null; maker_disabled: number | null };
+
+/**
+ * The project and powers of a live key; null for an unknown key, and for one whose maker no longer
+ * holds its role in the project (removed, demoted, disabled). Every request authenticates:
+ * memoized by the key's hash until keys, projects, memberships or users change.
+ */
 export function findKeyOwner(db: Db, key: string): KeyOwner | null {
   const hash = hashKey(key);
-  return cachedRow(db, ['api_keys', 'projects'], `key-owner:${hash}`, () => {
+  return cachedRow(db, ['api_keys', 'projects', 'memberships', 'users'], `key-owner:${hash}`, () => {
     const row = sql(
       db,
-      `SELECT k.kind, p.id, p.name, p.disabled, p.track_transactional, p.created_at FROM api_keys k JOIN projects p ON p.id = k.project_id WHERE k.hash = ?`,
-    ).get(hash) as (ProjectRow & { kind: KeyKind }) | undefined;
-    return row ? { project: toProject(row), kind: row.kind } : null;
+      `SELECT k.kind, k.role, k.made_by, m.role AS maker_role, u.disabled AS maker_disabled, p.id, p.name, p.disabled, p.track_transactional, p.dkim_ed25519, p.created_at
+         FROM api_keys k JOIN projects p ON p.id = k.project_id
+         LEFT JOIN memberships m ON m.project_id = k.project_id AND m.user_id = k.made_by AND m.accepted_at IS NOT NULL
+         LEFT JOIN users u ON u.id = k.made_by
+        WHERE k.hash = ?`,
+    ).get(hash) as KeyOwnerRow | undefined;
+    if (!row) return null;
+    const makerHoldsRole = row.made_by === null || (row.maker_role !== null && row.maker_disabled === 0 && allows(row.maker_role, row.role));
+    return makerHoldsRole ? { project: toProject(row), kind: row.kind, role: row.role, madeBy: row.made_by } : null;
   });
 }
 

@@ -67,6 +67,7 @@ export async function startSubmission(core: Core, deps: SubmissionDeps, port: nu
       perClient.release(session);
     },
     onAuth(auth, session, callback) {
+      // the refusal, the key's lookup and the count run in one turn: concurrent logins are judged one by one
       const ip = session.remoteAddress;
       const refused = failedLogins.refusal(ip);
       if (refused) return callback(loginRefusal(refused));

@@ -9,8 +9,7 @@ interface Member {
   userId: string;
   email: string;
   role: Role;
-  disabled: boolean;
-  passwordSet: boolean;
+  status: 'invited' | 'active' | 'disabled';
   createdAt: string;
 }
 
@@ -67,8 +66,8 @@ function InviteForm({ onInvited }: { onInvited(): void }) {
       {done && (
         <div role="status" className="note">
           <p>
-            {done.member.email} is {done.member.role} of this project.{' '}
-            {done.emailId ? 'An invitation email is on its way.' : 'No email was sent (the project has no verified sender domain): pass this link on.'}
+            {done.member.email} is invited as {done.member.role}: the role counts once the invitation is accepted through its link.{' '}
+            {done.emailId ? 'An invitation email is on its way.' : 'No email was sent (the project has no verified sender domain): pass this link on, to that person only.'}
           </p>
           <label>
             Invitation link
@@ -118,7 +117,7 @@ export function MembersPage() {
                   <td>
                     <RoleSelect label={`Role of ${m.email}`} value={m.role} disabled={change.isPending} onChange={(role) => change.mutate({ userId: m.userId, role })} />
                   </td>
-                  <td>{m.disabled ? 'disabled' : m.passwordSet ? 'active' : 'invited'}</td>
+                  <td>{m.status}</td>
                   <td>
                     <button
                       type="button"

@@ -20,6 +20,7 @@ interface NewKeys {
 
 export function SettingsKeysPage() {
   const { project } = useSession();
+  const role = project?.role;
   const queries = useQueryClient();
   const key = ['settings', project?.id, 'keys'];
   const keys = useQuery({ queryKey: key, queryFn: () => api<KeySettings>('GET', '/settings/keys') });
@@ -68,6 +69,10 @@ export function SettingsKeysPage() {
       {keys.data && <p className="hint">The keys were made {new Date(keys.data.createdAt).toLocaleString()}.</p>}
       <h2>Rotate the keys</h2>
       <p>Makes a new public and secret key. The current ones stop working at once: update every script and site that uses them.</p>
+      <p className="hint">
+        The new secret key acts with your role in this project ({role}), never more, and stops working if you lose that role: keys for scripts that
+        manage members are made by an owner.
+      </p>
       <button type="button" onClick={() => setConfirming(true)} disabled={rotate.isPending}>
         Rotate keys
       </button>

@@ -1,5 +1,7 @@
 // The page of setup, invitation and reset links: `/app/setup#token=...`. The token stays in the
 // fragment (never sent in a request line or a Referer); it is read once and taken out of the address bar.
+// An invitation is accepted with a new password, or with the password of an account the person has
+// already: the page cannot tell which (nothing shows whether an address has an account), the person can.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { NavLink, useNavigate } from 'react-router';
@@ -17,7 +19,11 @@ export function SetupPage() {
   }, [token]);
   const [email, setEmail] = useState('');
   const [tried, setTried] = useState(false);
-  const { password, problem, fields } = usePasswordFields();
+  const [hasAccount, setHasAccount] = useState(false);
+  const [current, setCurrent] = useState('');
+  const fresh = usePasswordFields();
+  const password = hasAccount ? current : fresh.password;
+  const problem = hasAccount ? null : fresh.problem;
   const navigate = useNavigate();
   const queries = useQueryClient();
   const link = useQuery({
@@ -63,10 +69,22 @@ export function SetupPage() {
                 For <strong>{link.data.email}</strong>
               </p>
             )}
-            {fields}
+            {link.data.purpose === 'invite' && (
+              <label>
+                <input type="checkbox" checked={hasAccount} onChange={(e) => setHasAccount(e.target.checked)} /> I have a Postmill password already
+              </label>
+            )}
+            {hasAccount ? (
+              <label>
+                Your password
+                <input type="password" autoComplete="current-password" required maxLength={1024} value={current} onChange={(e) => setCurrent(e.target.value)} />
+              </label>
+            ) : (
+              fresh.fields
+            )}
             <ErrorNote error={tried && problem ? problem : setup.isError ? errorText(setup.error) : null} />
             <button type="submit" disabled={setup.isPending}>
-              Set password
+              {hasAccount ? 'Accept the invitation' : 'Set password'}
             </button>
           </form>
         )}

@@ -1,6 +1,6 @@
 import compose from 'koa-compose';
 import type { Middleware } from 'koa';
-import type { Role } from '../../http/roles.js';
+import type { Role } from '../../projects/roles.js';
 import type { Core } from '../../core.js';
 import { markGuard } from '../../http/openapi/describe.js';
 import type { KeyKind } from '../../projects/keys.js';
@@ -18,7 +18,7 @@ export interface KeyOptions {
   heavyOver?: number;
   access?: Access;
   json?: boolean;
-  /** The least role a signed-in user needs (secret routes; default MEMBER). A secret key has every role. */
+  /** The least role a signed-in user or a secret key needs (secret routes; default MEMBER). A key has the role of whoever made it. */
   role?: Role;
   /** The configured admin token passes too, for any project (the route then has no project of its own). */
   adminToken?: boolean;
@@ -49,7 +49,7 @@ export function createGuards(core: Core, admission: Admission): Guards {
   /** Public routes: the public key. Secret routes: the secret key, or a session (cookie, and no Authorization header). */
   const authCheck = (kind: KeyKind, access: Access, role: Role) =>
     memo(checks, `${kind}:${access}:${role}`, () => {
-      const byKey = requireKey(core.db, kind, access);
+      const byKey = requireKey(core.db, kind, access, role);
       if (kind === 'public') return byKey;
       const bySessionRole = requireSessionRole(deps, role, access);
       return (c, next) => (bySession(c) ? bySessionRole(c, next) : byKey(c, next));

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { ApiError } from '../../errors.js';
 import type { KeyKind } from '../../projects/keys.js';
 import { looksLikeKey } from '../../projects/keys.js';
+import { allows, type Role } from '../../projects/roles.js';
 import { findKeyOwner } from '../../projects/store.js';
 import type { Db } from '../../store/db.js';
 import { bearerToken } from '../../http/admin.js';
@@ -18,10 +19,11 @@ export const invalidKey = (message: string) =>
 
 /**
  * Authenticates by key and pins the request to the key's project. `public` routes take only pk_ keys,
- * `secret` routes only sk_ keys. A disabled project may read but not write; `access` says whether the
- * route writes where its method would mislead (a POST that only looks up, a GET that verifies).
+ * `secret` routes only sk_ keys, whose role (the role of whoever made the key) must allow `needed`.
+ * A disabled project may read but not write; `access` says whether the route writes where its
+ * method would mislead (a POST that only looks up, a GET that verifies).
  */
-export function requireKey(db: Db, kind: KeyKind, access: Access = 'by-method'): Middleware<ApiState> {
+export function requireKey(db: Db, kind: KeyKind, access: Access = 'by-method', needed: Role = 'MEMBER'): Middleware<ApiState> {
   const wanted = kind === 'public' ? 'a public key (pk_...)' : 'a secret key (sk_...)';
   return async (ctx, next) => {
     const key = bearerToken(ctx.get('Authorization'));
@@ -35,8 +37,16 @@ export function requireKey(db: Db, kind: KeyKind, access: Access = 'by-method'):
     }
     ctx.state.project = owner.project;
     ctx.state.keyKind = owner.kind;
-    // a secret key acts with every right in its project
-    if (owner.kind === 'secret') ctx.state.role = 'OWNER';
+    if (owner.kind === 'secret') {
+      // a secret key acts with the rights of the role that made it, never more
+      if (!allows(owner.role, needed)) {
+        throw new ApiError(403, 'FORBIDDEN', `This needs the ${needed} role; this key acts with ${owner.role}, the role of the member who made it`, {
+          suggestion: 'Ask an owner, or use a key that an owner made',
+        });
+      }
+      ctx.state.role = owner.role;
+      ctx.state.keyMadeBy = owner.madeBy;
+    }
     await next();
   };
 }

@@ -4,7 +4,7 @@ import type { Middleware } from 'koa';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { SESSION_COOKIE } from '../../accounts/cookie.js';
-import { allows, type Role } from '../../http/roles.js';
+import { allows, type Role } from '../../projects/roles.js';
 import { liveSession, sessionPolicy, type LiveSession } from '../../accounts/sessions.js';
 import { sameSecret } from '../../accounts/tokens.js';
 import { ApiError } from '../../errors.js';

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { Role } from '../roles.js';
+import type { Role } from '../../projects/roles.js';
 import type { KeyKind } from '../../projects/keys.js';
 
 /** A success answer: a response schema of schema/responses/ by its `$id`, a media type, or null for no body. */
