@@ -29,6 +29,13 @@ test('Idempotency-Key is scoped to the project and expires after 24 hours', asyn
   assert.is((await track('order-1', 'a@idem.test')).status, 200, 'free again after 24 hours');
 });
 
+test('requests racing for one Idempotency-Key: exactly one is served, the others answer 409', async () => {
+  const answers = await Promise.all(Array.from({ length: 20 }, () => track('race-1', 'race@idem.test')));
+  const statuses = answers.map((a) => a.status).sort();
+  assert.equal(statuses.filter((s) => s === 200).length, 1, `one served: ${statuses.join(',')}`);
+  assert.equal(statuses.filter((s) => s === 409).length, 19, `the rest refused: ${statuses.join(',')}`);
+});
+
 test('an invalid Idempotency-Key is 400', async () => {
   for (const key of ['', 'x'.repeat(256), 'tab\there', 'é']) {
     const r = await track(key, 'b@idem.test');

@@ -11,16 +11,21 @@ export interface Claim {
 
 /**
  * Claims `key` for `request` unless a live claim holds it: answers that claim, or null when this
- * call took the key. Expired claims of the key are dropped first.
+ * call took the key. Expired claims of the key are dropped first. The claim is one insert that
+ * does nothing on conflict (not a select then an insert), so two writers racing for a key, on any
+ * engine and isolation level, end with exactly one of them holding it.
  */
 export function claimKey(db: Db, projectId: string, key: string, request: string, now: number): Claim | null {
   return db.transaction(() => {
     sql(db, 'DELETE FROM idempotency_keys WHERE project_id = ? AND key = ? AND created_at <= ?').run(projectId, key, now - KEEP_MS);
+    const took = sql(
+      db,
+      'INSERT INTO idempotency_keys (project_id, key, request, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (project_id, key) DO NOTHING RETURNING 1',
+    ).get(projectId, key, request, now);
+    if (took) return null;
     const row = sql(db, 'SELECT request, status_code, created_at FROM idempotency_keys WHERE project_id = ? AND key = ?').get(projectId, key) as
-      { request: string; status_code: number | null; created_at: number } | undefined;
-    if (row) return { request: row.request, statusCode: row.status_code, createdAt: row.created_at };
-    sql(db, 'INSERT INTO idempotency_keys (project_id, key, request, created_at) VALUES (?, ?, ?, ?)').run(projectId, key, request, now);
-    return null;
+      { request: string; status_code: number | null; created_at: number };
+    return { request: row.request, statusCode: row.status_code, createdAt: row.created_at };
   })();
 }
 
