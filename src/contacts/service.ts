@@ -85,7 +85,7 @@ export function previewUpsert(core: Core, projectId: string, input: ContactInput
 export function upsertContact(core: Core, projectId: string, input: ContactInput, defaultSubscribed: boolean, newId: string = randomUUID()): UpsertResult {
   return core.bus.tx(() => {
     const now = core.clock.now();
-    const existing = findContactByEmail(core.db, projectId, input.email);
+    let existing = findContactByEmail(core.db, projectId, input.email);
     if (!existing) {
       const merged = mergeData({}, input.data);
       const contact: Contact = {
@@ -97,9 +97,12 @@ export function upsertContact(core: Core, projectId: string, input: ContactInput
         createdAt: now,
         updatedAt: now,
       };
-      insertContact(core.db, contact);
-      core.bus.contactChanged({ projectId, contactId: contact.id, change: 'created' });
-      return { contact, isNew: true, oneOff: merged.oneOff };
+      if (insertContact(core.db, contact)) {
+        core.bus.contactChanged({ projectId, contactId: contact.id, change: 'created' });
+        return { contact, isNew: true, oneOff: merged.oneOff };
+      }
+      // another writer created it since the read: the input applies to theirs
+      existing = findContactByEmail(core.db, projectId, input.email)!;
     }
     const merged = mergeData(existing.data, input.data);
     const subscribed = wantedSubscription(core, existing, input) ?? existing.subscribed;

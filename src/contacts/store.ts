@@ -58,11 +58,18 @@ const rowParams = (c: Contact) => ({
   updated_at: c.updatedAt,
 });
 
-export function insertContact(db: Db, c: Contact): void {
-  sql(
-    db,
-    `INSERT INTO contacts (${CONTACT_COLUMNS}) VALUES (@id, @project_id, @email, @email_lc, @subscribed, @data, @created_at, @updated_at)`,
-  ).run(rowParams(c));
+/**
+ * Inserts the contact unless the project has one with its address: false then (a writer that
+ * checked first may have raced another; the caller reads the winner and applies its change to it).
+ */
+export function insertContact(db: Db, c: Contact): boolean {
+  return (
+    sql(
+      db,
+      `INSERT INTO contacts (${CONTACT_COLUMNS}) VALUES (@id, @project_id, @email, @email_lc, @subscribed, @data, @created_at, @updated_at)
+       ON CONFLICT (project_id, email_lc) DO NOTHING`,
+    ).run(rowParams(c)).changes === 1
+  );
 }
 
 export function updateContact(db: Db, c: Contact): void {
