@@ -13,7 +13,7 @@ import { projectOf, type ApiState } from '../http/state.js';
 import { describe } from '../http/openapi/describe.js';
 import { validate } from '../http/validate.js';
 import { findContactByEmail, findContactById } from '../contacts/store.js';
-import { cancelAllExecutions, cancelExecution, getExecution, startExecution } from '../workflows/executions.js';
+import { cancelAllExecutions, cancelExecution, getExecution, retryExecution, startExecution } from '../workflows/executions.js';
 import { EXECUTION_STATUSES, listExecutions, stepCounts, stepRunsOf } from '../workflows/executions-store.js';
 import { presentExecution, presentStep, presentTransition, presentWorkflow } from '../workflows/present.js';
 import {
@@ -154,6 +154,10 @@ export function workflowRoutes(core: Core, dns: Dns, guards: Guards): Router<Api
   router.get('/workflows/:id/executions/:executionId', describe({ summary: 'An execution with the run of each step', answers: { 200: 'Execution' } }), secret, (ctx) => {
     const execution = getExecution(core, graph(ctx), ctx.params.executionId!);
     ctx.body = presentExecution(execution, stepRunsOf(core.db, execution.id));
+  });
+
+  router.post('/workflows/:id/executions/:executionId/retry', describe({ summary: 'Run a failed execution\'s failed step again', answers: { 200: 'Execution' } }), secret, (ctx) => {
+    ctx.body = presentExecution(retryExecution(core, graph(ctx), ctx.params.executionId!));
   });
 
   router.delete('/workflows/:id/executions/:executionId', describe({ summary: 'Cancel a running or waiting execution', answers: { 200: 'Execution' } }), secret, (ctx) => {

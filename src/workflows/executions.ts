@@ -15,7 +15,7 @@ import {
   type TriggerEvent,
 } from './executions-store.js';
 import { triggerStep } from './graph.js';
-import { advance } from './runner.js';
+import { advance, queueStep } from './runner.js';
 import type { WorkflowGraph } from './store.js';
 
 export type StartRefusal = 'already-entered' | 'already-active';
@@ -91,5 +91,27 @@ export function cancelAllExecutions(core: Core, graph: WorkflowGraph): number {
     return activeExecutions(core.db, graph.id).filter(({ id, seq, currentStepId }) =>
       moveExecution(core.db, id, seq, ACTIVE_STATUSES, { status: 'CANCELLED', currentStepId, seq: seq + 1 }, now),
     ).length;
+  });
+}
+
+/**
+ * Runs a FAILED execution's failed step again (a webhook that was down, a template since fixed):
+ * RUNNING at that step under a new number, its job queued, the error cleared. 409 when it did not
+ * fail, when the step is no longer in the workflow, or when the contact is in the workflow again.
+ */
+export function retryExecution(core: Core, graph: WorkflowGraph, id: string): Execution {
+  return core.bus.tx(() => {
+    const execution = getExecution(core, graph, id);
+    if (execution.status !== 'FAILED') throw conflict(`Only a failed execution can be retried (this one is ${execution.status})`, { status: execution.status });
+    if (!graph.steps.some((s) => s.id === execution.currentStepId)) {
+      throw conflict('The step this execution failed at is no longer in the workflow', { stepId: execution.currentStepId });
+    }
+    if (execution.contactId && hasExecution(core.db, graph.id, execution.contactId, true)) {
+      throw conflict('The contact is in this workflow again: cancel or finish that execution first', { reason: 'already-active' });
+    }
+    const seq = execution.seq + 1;
+    moveExecution(core.db, execution.id, execution.seq, ['FAILED'], { status: 'RUNNING', currentStepId: execution.currentStepId, seq }, core.clock.now());
+    queueStep(core, execution, seq);
+    return getExecution(core, graph, id);
   });
 }
