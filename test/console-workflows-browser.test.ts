@@ -71,11 +71,14 @@ test('build a workflow on the canvas, enable it, fire its event and watch the ex
   await addStep(page, 'Condition', 'Is pro?');
   await page.getByLabel('Field', { exact: true }).fill('data.plan');
   await page.getByLabel('Operator').selectOption('equals');
+  assert.is(await page.getByLabel('Operator').locator('option[value="notEquals"]').textContent(), 'does not equal', 'operators in words, as the segment builder says them');
   await page.getByLabel('Value', { exact: true }).fill('pro');
   await page.getByLabel('Connect from Trigger', { exact: true }).dragTo(page.getByLabel('Connect to Is pro?', { exact: true }));
   await openStep(page, 'Trigger');
   assert.is(await page.getByLabel('Next step', { exact: true }).inputValue(), await page.getByLabel('Next step', { exact: true }).locator('option', { hasText: 'Is pro?' }).getAttribute('value'), 'the dragged connection is the trigger\'s next step');
 
+  // a step added while another is chosen goes below it, connected from its first free branch
+  await openStep(page, 'Is pro?');
   await addStep(page, 'Send email', 'Welcome');
   await page.getByLabel('Template').selectOption({ label: 'Welcome (MARKETING)' });
   await addStep(page, 'Delay', 'Wait a while');
@@ -93,15 +96,22 @@ test('build a workflow on the canvas, enable it, fire its event and watch the ex
   // a placeholder in the host: the schema allows it, the API refuses it (422 on config.url)
   await page.getByLabel('URL', { exact: true }).fill('http://{{data.crm}}/hook');
   await page.getByLabel('Next step', { exact: true }).waitFor();
+  await openStep(page, 'Is pro?');
   await addStep(page, 'Exit', 'Not pro');
 
-  await openStep(page, 'Is pro?');
-  await page.getByLabel('Next step if yes').selectOption({ label: 'Welcome (Send email)' });
-  await page.getByLabel('Next step if no').selectOption({ label: 'Not pro (Exit)' });
-  await openStep(page, 'Welcome');
-  await page.getByLabel('Next step', { exact: true }).selectOption({ label: 'Wait a while (Delay)' });
-  await openStep(page, 'Wait a while');
-  await page.getByLabel('Next step', { exact: true }).selectOption({ label: 'Notify CRM (Webhook)' });
+  /** The label of the option a step's "next" choice shows. */
+  const nextOf = async (step: string, label: string) => {
+    await openStep(page, step);
+    const select = page.getByLabel(label, { exact: true });
+    return select.locator(`option[value="${await select.inputValue()}"]`).textContent();
+  };
+  assert.is(await nextOf('Is pro?', 'Next step if yes'), 'Welcome (Send email)', 'added after the condition: its yes branch');
+  assert.is(await nextOf('Is pro?', 'Next step if no'), 'Not pro (Exit)', 'added after it again: the next free branch, no');
+  assert.is(await nextOf('Welcome', 'Next step'), 'Wait a while (Delay)');
+  assert.is(await nextOf('Wait a while', 'Next step'), 'Notify CRM (Webhook)');
+  assert.is(await nextOf('Notify CRM', 'Next step'), 'None: the execution ends here', 'nothing was chosen after the webhook');
+  await page.getByRole('group', { name: 'Step Trigger' }).getByText('When signed-up happens').waitFor();
+  await openStep(page, 'Notify CRM');
 
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   const url = page.getByLabel('URL', { exact: true });

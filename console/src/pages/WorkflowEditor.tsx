@@ -108,7 +108,7 @@ function Editor({ saved, refetch }: { saved: Workflow; refetch(): Promise<Workfl
   });
 
   const add = () => {
-    const made = addStep(draft, newType, initialConfig(newType), TYPE_LABELS[newType]);
+    const made = addStep(draft, newType, initialConfig(newType), TYPE_LABELS[newType], chosen);
     setDraft(made.draft);
     setChosen(made.key);
   };
@@ -148,9 +148,14 @@ function Editor({ saved, refetch }: { saved: Workflow; refetch(): Promise<Workfl
             ))}
           </select>
         </div>
-        <button type="button" onClick={add} disabled={locked}>
+        <button type="button" onClick={add} disabled={locked} aria-describedby="add-where">
           Add step
         </button>
+        {!locked && (
+          <span id="add-where" className="hint">
+            {step ? `Added after "${step.name}" and connected to it.` : 'Choose a step first to add the new one after it.'}
+          </span>
+        )}
         {locked && <span className="hint">Disable the workflow to add, remove or connect steps; names, configs and positions can change while it runs.</span>}
       </div>
       <ErrorNote error={failure} />

@@ -1,6 +1,6 @@
 // The executions of a workflow, newest first, live: status filter, pages, each with its contact,
 // status and the step it is at; one's timeline (every step it ran: when, the outcome, the output or
-// error); cancel a running or waiting one (confirmed).
+// error); cancel a running or waiting one (confirmed); retry a failed one from the step it failed at.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -91,6 +91,10 @@ export function Executions({ workflow }: { workflow: Workflow }) {
       setCancelling(null);
     },
   });
+  const retry = useMutation({
+    mutationFn: (e: Execution) => api<Execution>('POST', `/workflows/${workflow.id}/executions/${e.id}/retry`),
+    onSettled: () => queries.invalidateQueries({ queryKey: [...workflowsKey(project?.id), workflow.id] }),
+  });
   const stepName = (id: string | null) => (id ? (workflow.steps.find((s) => s.id === id)?.name ?? '') : '');
   const rows = list.data?.data ?? [];
   return (
@@ -113,7 +117,7 @@ export function Executions({ workflow }: { workflow: Workflow }) {
           </select>
         </label>
       </div>
-      <ErrorNote error={list.isError ? errorText(list.error) : cancel.isError ? errorText(cancel.error) : null} />
+      <ErrorNote error={list.isError ? errorText(list.error) : cancel.isError ? errorText(cancel.error) : retry.isError ? `Retry: ${errorText(retry.error)}` : null} />
       {list.isPending ? (
         <p role="status">Loading executions…</p>
       ) : rows.length === 0 ? (
@@ -148,6 +152,11 @@ export function Executions({ workflow }: { workflow: Workflow }) {
                     <button type="button" className="quiet" aria-expanded={open === e.id} onClick={() => setOpen(open === e.id ? null : e.id)}>
                       Timeline
                     </button>
+                    {e.status === 'FAILED' && (
+                      <button type="button" className="quiet" disabled={retry.isPending} onClick={() => retry.mutate(e)} aria-label={`Retry the execution of ${when(e.startedAt)}`}>
+                        Retry
+                      </button>
+                    )}
                     {isActive(e.status) && (
                       <button type="button" className="quiet" onClick={() => setCancelling(e)}>
                         Cancel

@@ -7,6 +7,7 @@ import stepConfigSchema from '../../../../schema/workflow-step-config.json';
 import { api } from '../../api';
 import { useSession } from '../../session';
 import type { TemplatePage } from '../Templates';
+import { operatorText, type FieldType, type Operator } from '../../ui/filterModel';
 import { branchesOf, TYPE_LABELS, workflowsKey, type AddableStepType } from '../Workflows';
 import type { Draft, DraftStep } from './draft';
 import { CodedField, Field, headersCodec, jsonCodec, SelectField, TextField } from './fields';
@@ -35,7 +36,14 @@ export interface StepFormProps {
 
 const enumOf = (values: readonly unknown[]) => values.map((v) => [String(v), String(v)] as const);
 const defs = stepConfigSchema.$defs;
-const OPERATORS = filterSchema.properties.operator.enum;
+const OPERATORS = filterSchema.properties.operator.enum as Operator[];
+
+type KnownFields = { fields: { field: string; type: string; kind: string }[] };
+/** The contact fields and event names a workflow can test or start on (GET /workflows/fields). */
+function useKnownFields() {
+  const { project } = useSession();
+  return useQuery({ queryKey: [...workflowsKey(project?.id), 'fields'], queryFn: () => api<KnownFields>('GET', '/workflows/fields') });
+}
 /** Operators that test no value. */
 const NO_VALUE = new Set(['exists', 'notExists', 'triggered', 'notTriggered', 'memberOfSegment', 'notMemberOfSegment']);
 const WITH_UNIT = new Set(['within', 'olderThan', 'triggeredWithin', 'triggeredOlderThan', 'notTriggeredWithin']);
@@ -108,8 +116,7 @@ function SendEmailFields({ config, errors, onConfig }: { config: Config; errors:
 }
 
 function ConditionFields({ config, errors, onConfig }: { config: Config; errors: FieldErrors; onConfig(c: Config): void }) {
-  const { project } = useSession();
-  const fields = useQuery({ queryKey: [...workflowsKey(project?.id), 'fields'], queryFn: () => api<{ fields: { field: string; type: string; kind: string }[] }>('GET', '/workflows/fields') });
+  const fields = useKnownFields();
   const operator = text(config.operator) || 'equals';
   const fieldType = fields.data?.fields.find((f) => f.field === config.field)?.type;
   // the value as the field's inferred type, so `plan equals pro` and `seats greaterThan 3` both read
@@ -124,7 +131,7 @@ function ConditionFields({ config, errors, onConfig }: { config: Config; errors:
           </option>
         ))}
       </datalist>
-      <SelectField label="Operator" path="config.operator" errors={errors} value={operator} options={enumOf(OPERATORS)} onChange={(v) => onConfig({ ...withValue(config, 'value', NO_VALUE.has(v) ? undefined : config.value), operator: v })} />
+      <SelectField label="Operator" path="config.operator" errors={errors} value={operator} options={OPERATORS.map((op) => [op, operatorText(op, (fieldType ?? 'unknown') as FieldType)] as const)} onChange={(v) => onConfig({ ...withValue(config, 'value', NO_VALUE.has(v) ? undefined : config.value), operator: v })} />
       {!NO_VALUE.has(operator) && <TextField label="Value" path="config.value" errors={errors} value={text(config.value)} onChange={(v) => onConfig(withValue(config, 'value', typed(v)))} />}
       {(WITH_UNIT.has(operator) || config.unit !== undefined) && (
         <SelectField label="Unit" path="config.unit" errors={errors} value={text(config.unit)} options={[['', 'None'], ...enumOf(filterSchema.properties.unit.enum)]} onChange={(v) => onConfig(withValue(config, 'unit', v))} />
@@ -179,6 +186,20 @@ function ConfigFields({ workflowId, step, errors, onConfig, onProblem, onApiErro
   }
 }
 
+/** The event names seen in the project, offered for the trigger (any other name may still be typed). */
+function TriggerEvents() {
+  const fields = useKnownFields();
+  return (
+    <datalist id="workflow-trigger-events">
+      {fields.data?.fields
+        .filter((f) => f.kind === 'event')
+        .map((f) => (
+          <option key={f.field} value={f.field} />
+        ))}
+    </datalist>
+  );
+}
+
 export function StepForm(props: StepFormProps) {
   const { draft, step, errors, locked } = props;
   return (
@@ -188,7 +209,8 @@ export function StepForm(props: StepFormProps) {
       </h2>
       {step.type === 'TRIGGER' ? (
         <>
-          <TextField label="Event name" path="triggerConfig.eventName" errors={errors} value={draft.eventName} hint="The event that starts an execution: a tracked event, email.*, contact.* or segment.<slug>.entry" onChange={(v) => props.onTrigger({ eventName: v })} />
+          <TextField label="Event name" path="triggerConfig.eventName" errors={errors} value={draft.eventName} list="workflow-trigger-events" hint="The event that starts an execution: a tracked event (the list offers those seen so far), email.*, contact.* or segment.<slug>.entry" onChange={(v) => props.onTrigger({ eventName: v })} />
+          <TriggerEvents />
           <label className="check">
             <input type="checkbox" checked={draft.allowReentry} onChange={(e) => props.onTrigger({ allowReentry: e.target.checked })} />
             Let a contact enter again after its execution ended

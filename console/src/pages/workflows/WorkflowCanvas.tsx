@@ -27,6 +27,8 @@ interface StepNodeData extends Record<string, unknown> {
   count: StepCount | undefined;
   chosen: boolean;
   invalid: boolean;
+  /** The trigger's event, shown on its node. */
+  eventName: string;
   open(): void;
 }
 type StepNode = Node<StepNodeData, 'step'>;
@@ -48,6 +50,7 @@ function StepNodeView({ data }: NodeProps<StepNode>) {
       <button type="button" className="nodrag name" aria-pressed={data.chosen} onClick={data.open}>
         {step.name}
       </button>
+      {step.type === 'TRIGGER' && <span className="event">{data.eventName ? `When ${data.eventName} happens` : 'No event chosen yet'}</span>}
       <span className="counts">{countText(step, count)}</span>
       {branches.map((branch, i) => (
         <Handle
@@ -96,11 +99,11 @@ export function WorkflowCanvas({ draft, counts, chosen, invalid, locked, onChoos
     setNodes((previous) =>
       draft.steps.map((step) => {
         const old = previous.find((n) => n.id === step.key);
-        const data: StepNodeData = { step, count: step.id ? counts.get(step.id) : undefined, chosen: chosen === step.key, invalid: invalid.has(step.key), open: () => onChoose(step.key) };
+        const data: StepNodeData = { step, count: step.id ? counts.get(step.id) : undefined, chosen: chosen === step.key, invalid: invalid.has(step.key), eventName: draft.eventName, open: () => onChoose(step.key) };
         return { ...old, id: step.key, type: 'step', position: old?.dragging ? old.position : step.position, data, deletable: !locked && step.type !== 'TRIGGER', ariaLabel: `${TYPE_LABELS[step.type]} step ${step.name}` };
       }),
     );
-  }, [draft.steps, counts, chosen, invalid, locked, onChoose]);
+  }, [draft.steps, draft.eventName, counts, chosen, invalid, locked, onChoose]);
 
   const edges = useMemo<Edge[]>(
     () =>
@@ -111,6 +114,8 @@ export function WorkflowCanvas({ draft, counts, chosen, invalid, locked, onChoos
         sourceHandle: e.branch ?? NEXT,
         selected: chosenEdges.has(e.key),
         deletable: !locked,
+        // above the nodes: an edge that crosses a step (a "no" branch going past its sibling) stays in sight
+        zIndex: 1,
         ...(e.branch ? { label: e.branch } : {}),
         ariaLabel: `From ${draft.steps.find((s) => s.key === e.from)?.name ?? ''}${e.branch ? ` (${e.branch})` : ''} to ${draft.steps.find((s) => s.key === e.to)?.name ?? ''}`,
       })),

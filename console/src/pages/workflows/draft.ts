@@ -43,11 +43,20 @@ export function draftOf(w: Workflow): Draft {
 let made = 0;
 const newKey = (what: string) => `new-${what}-${++made}`;
 
-/** A new step of `type` below the lowest step, with the config its form starts from. */
-export function addStep(draft: Draft, type: AddableStepType, config: Record<string, unknown>, name: string): { draft: Draft; key: string } {
+/**
+ * A new step of `type` with the config its form starts from. After `after` (the chosen step) it is
+ * placed below that step, beside it for a second branch, and connected from the first of its
+ * branches that leads nowhere yet; otherwise it goes below the lowest step, unconnected.
+ */
+export function addStep(draft: Draft, type: AddableStepType, config: Record<string, unknown>, name: string, after: string | null = null): { draft: Draft; key: string } {
+  const from = draft.steps.find((s) => s.key === after);
+  const branches = from ? branchesOf(from.type) : [];
+  const freeIndex = branches.findIndex((b) => !draft.edges.some((e) => e.from === from!.key && e.branch === b));
   const lowest = draft.steps.reduce((y, s) => Math.max(y, s.position.y), 0);
-  const step: DraftStep = { key: newKey('step'), id: null, type, name, position: { x: 0, y: lowest + 140 }, config };
-  return { draft: { ...draft, steps: [...draft.steps, step] }, key: step.key };
+  const position = from && freeIndex >= 0 ? { x: from.position.x + freeIndex * 240, y: from.position.y + 140 } : { x: 0, y: lowest + 140 };
+  const step: DraftStep = { key: newKey('step'), id: null, type, name, position, config };
+  const added = { ...draft, steps: [...draft.steps, step] };
+  return { draft: from && freeIndex >= 0 ? setNext(added, from.key, branches[freeIndex]!, step.key) : added, key: step.key };
 }
 
 export const changeStep = (draft: Draft, key: string, change: Partial<Pick<DraftStep, 'name' | 'position' | 'config'>>): Draft => ({
