@@ -305,6 +305,7 @@ campaigns('counters follow opens, clicks, bounces and complaints of each recipie
       bounceRate: 33.33,
       deliveryRate: 100,
       unsubscribeRate: 0,
+      complaintRate: 33.33,
       status: 'SENT',
       queuedCount: 0,
       deferredCount: 0,

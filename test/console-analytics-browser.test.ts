@@ -83,7 +83,7 @@ const RESULTS: [string, string, string | null][] = [
   ['Opened', 'openedCount', 'openRate'],
   ['Clicked', 'clickedCount', 'clickRate'],
   ['Bounced', 'bouncedCount', 'bounceRate'],
-  ['Complaints', 'complainedCount', null],
+  ['Complaints', 'complainedCount', 'complaintRate'],
   ['Unsubscribed', 'unsubscribedCount', 'unsubscribeRate'],
 ];
 

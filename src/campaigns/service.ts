@@ -226,8 +226,8 @@ export function previewCampaign(core: Core, threads: Pools<ComposeOps>, projectI
 const rate = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);
 
 /**
- * Counters as the triggers keep them; rates in percent (opens, clicks and unsubscribes of delivered
- * mail, bounces and deliveries of sent mail). With the status, the emails still on their way
+ * Counters as the triggers keep them; rates in percent (opens, clicks, unsubscribes and complaints
+ * of delivered mail, bounces and deliveries of sent mail). With the status, the emails still on their way
  * (queued or being attempted, and deferred) and the suppressed addresses skipped: a send's progress.
  */
 export function campaignStats(campaign: Campaign) {
@@ -249,5 +249,6 @@ export function campaignStats(campaign: Campaign) {
     bounceRate: rate(campaign.bouncedCount, campaign.sentCount),
     deliveryRate: rate(campaign.deliveredCount, campaign.sentCount),
     unsubscribeRate: rate(campaign.unsubscribedCount, campaign.deliveredCount),
+    complaintRate: rate(campaign.complainedCount, campaign.deliveredCount),
   };
 }

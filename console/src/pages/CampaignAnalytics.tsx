@@ -28,25 +28,31 @@ const SETTLED_MS = 60_000;
 
 function Results({ stats }: { stats: CampaignCounts }) {
   return (
-    <table className="results">
-      <caption>Results</caption>
-      <thead>
-        <tr>
-          <th scope="col">Outcome</th>
-          <th scope="col">Count</th>
-          <th scope="col">Rate</th>
-        </tr>
-      </thead>
-      <tbody>
-        {RESULT_ROWS.map((r) => (
-          <tr key={r.label}>
-            <th scope="row">{r.label}</th>
-            <td>{stats[r.count]}</td>
-            <td>{r.rate ? `${stats[r.rate]}%` : ''}</td>
+    <>
+      <table className="results">
+        <caption>Results</caption>
+        <thead>
+          <tr>
+            <th scope="col">Outcome</th>
+            <th scope="col">Count</th>
+            <th scope="col">Rate</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {RESULT_ROWS.map((r) => (
+            <tr key={r.label}>
+              <th scope="row">{r.label}</th>
+              <td>{stats[r.count]}</td>
+              <td>{r.rate ? `${stats[r.rate]}%` : ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="hint">
+        Delivery and bounce rates are of the mail sent; open, click, unsubscribe and complaint rates of the mail delivered. A message that bounces
+        after it was delivered (a bounce report that comes back later) counts as delivered and as bounced, so the two can add up to more than what was sent.
+      </p>
+    </>
   );
 }
 

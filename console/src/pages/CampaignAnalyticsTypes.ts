@@ -29,6 +29,7 @@ export interface CampaignCounts {
   bounceRate: number;
   deliveryRate: number;
   unsubscribeRate: number;
+  complaintRate: number;
 }
 
 export type CampaignStatus = 'DRAFT' | 'SCHEDULED' | 'SENDING' | 'SENT' | 'CANCELLED';
@@ -62,7 +63,7 @@ export const RESULT_ROWS: { label: string; count: keyof CampaignCounts; rate?: k
   { label: 'Opened', count: 'openedCount', rate: 'openRate' },
   { label: 'Clicked', count: 'clickedCount', rate: 'clickRate' },
   { label: 'Bounced', count: 'bouncedCount', rate: 'bounceRate' },
-  { label: 'Complaints', count: 'complainedCount' },
+  { label: 'Complaints', count: 'complainedCount', rate: 'complaintRate' },
   { label: 'Unsubscribed', count: 'unsubscribedCount', rate: 'unsubscribeRate' },
 ];
 

@@ -76,9 +76,14 @@ export function LineChart({ xLabels, lines, label }: { xLabels: string[]; lines:
           </text>
         </g>
       ))}
-      {lines.map((l, i) => (
-        <polyline key={i} fill="none" stroke={l.color} strokeWidth={2} points={l.values.map((v, j) => `${x(j)},${y(v)}`).join(' ')} />
-      ))}
+      {lines.map((l, i) =>
+        // one point (the first hour of a send) is no line: it is drawn as a dot
+        l.values.length === 1 ? (
+          <circle key={i} cx={x(0)} cy={y(l.values[0]!)} r={4} fill={l.color} />
+        ) : (
+          <polyline key={i} fill="none" stroke={l.color} strokeWidth={2} points={l.values.map((v, j) => `${x(j)},${y(v)}`).join(' ')} />
+        ),
+      )}
     </svg>
   );
 }
