@@ -57,6 +57,13 @@ export const CONFIG_SCHEMA: ConfigGroup = group({
     host: leaf('POSTMILL_SMTP_HOST', 'string', '127.0.0.1', 'inbound SMTP listener (replies, bounces, complaints)', { format: 'host' }),
     port: leaf('POSTMILL_SMTP_PORT', 'integer', 2525, '0 picks a free port; production uses 25', port),
     maxSize: leaf('POSTMILL_SMTP_MAX_SIZE', 'integer', 40 * 1024 * 1024, 'largest message accepted in bytes, announced in EHLO (SIZE); at least 1024', count(1024)),
+    dataBudget: leaf(
+      'POSTMILL_SMTP_DATA_BUDGET',
+      'integer',
+      256 * 1024 * 1024,
+      'bytes of messages being received at once over every SMTP session, inbound and submission together (held from their arrival until the message is stored); past it a message is refused with 452 4.3.1 and its sender retries later; at least smtp.maxSize',
+      count(1024),
+    ),
     tlsKey: leaf(
       'POSTMILL_SMTP_TLS_KEY',
       ['string', 'null'],

@@ -19,6 +19,8 @@ export interface Config {
     port: number;
     /** Largest message accepted, in bytes (announced with EHLO SIZE). */
     maxSize: number;
+    /** Bytes of messages being received at once over every SMTP session (inbound and submission); at least maxSize. */
+    dataBudget: number;
     /** PEM files for STARTTLS; without them a self-signed certificate is generated at first start. */
     tlsKey: string | null;
     tlsCert: string | null;
@@ -281,6 +283,10 @@ export function loadConfig(file: string | null, env: NodeJS.ProcessEnv = process
   }
   if (config.delivery.mode === 'relay' && !config.delivery.relay) {
     throw new ConfigError('invalid configuration key "delivery.relay": required when delivery.mode is "relay"');
+  }
+  if (config.smtp.dataBudget < config.smtp.maxSize) {
+    // a message of the largest size would never fit: its sender would retry for ever
+    throw new ConfigError(`invalid configuration key "smtp.dataBudget": at least smtp.maxSize (${config.smtp.maxSize})`);
   }
   if (!config.smtp.tlsKey !== !config.smtp.tlsCert) {
     throw new ConfigError('invalid configuration key "smtp.tlsCert": smtp.tlsKey and smtp.tlsCert go together');

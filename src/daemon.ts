@@ -10,6 +10,7 @@ import { createLogger } from './log.js';
 import { listenOn } from './net/listen.js';
 import { observeDaemon } from './metrics/observe.js';
 import { startSubmission, type SubmissionListener } from './submission/listener.js';
+import { DataBudget } from './net/data-budget.js';
 import { ensureDefaultProject, type ProjectKeys } from './projects/service.js';
 import { issueLink, setupUrl } from './accounts/links.js';
 import { startCheckpointer } from './store/checkpointer.js';
@@ -66,8 +67,12 @@ export async function startDaemon(config: Config): Promise<Daemon> {
   let submission: SubmissionListener | null = null;
   try {
     const bound = await listenOn(server, config.http.port, config.http.host, 'http');
-    inbound = await startInbound(core);
-    if (config.submission.port !== null) submission = await startSubmission(core, { admission: parts.admission, threads: parts.threads }, config.submission.port);
+    // one budget for the DATA both listeners receive: their sum is what memory holds
+    const dataBudget = new DataBudget(config.smtp.dataBudget, log);
+    inbound = await startInbound(core, dataBudget);
+    if (config.submission.port !== null) {
+      submission = await startSubmission(core, { admission: parts.admission, threads: parts.threads }, config.submission.port, dataBudget);
+    }
     runner.start();
     const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
     const http = `http://${host}:${bound.port}`;

@@ -38,7 +38,7 @@ function status(ctx: ApiContext): EmailStatus | null {
 }
 
 export interface EmailRouteTools {
-  /** The DKIM signing threads: an email not kept signed is signed as its delivery would sign it. */
+  /** The DKIM signing threads: an outbound email not kept signed is signed as its delivery would sign it. */
   signer: MailThreads;
   dns: Dns;
 }
@@ -74,7 +74,7 @@ export function emailRoutes(core: Core, tools: EmailRouteTools, guards: Guards):
     ctx.body = emailTimeline(core, emailOf(ctx));
   });
 
-  router.get('/emails/:id/raw', describe({ summary: 'The message as it was (or would have been) sent', answers: { 200: { type: 'message/rfc822' } } }), admin, async (ctx) => {
+  router.get('/emails/:id/raw', describe({ summary: 'The message as it was (or would have been) sent; a received one as it came in', answers: { 200: { type: 'message/rfc822' } } }), admin, async (ctx) => {
     const { raw } = await asSent(ctx);
     ctx.type = 'message/rfc822';
     ctx.set('Content-Disposition', `inline; filename="${ctx.params.id}.eml"`);
@@ -83,7 +83,7 @@ export function emailRoutes(core: Core, tools: EmailRouteTools, guards: Guards):
 
   router.get('/emails/:id/checks', describe({ summary: 'DKIM verification and the SpamAssassin score of the message as sent', answers: { 200: 'EmailChecks' } }), admin, async (ctx) => {
     const { email, raw } = await asSent(ctx);
-    ctx.body = await checkAsSent(core, tools.dns, email.projectId, raw);
+    ctx.body = await checkAsSent(core, tools.dns, email, raw);
   });
 
   return router;

@@ -3,7 +3,8 @@ import type { Core } from '../core.js';
 import { headerSectionRefusal } from './header-section.js';
 import { PerClientConnections } from '../net/connection-caps.js';
 import { listenSmtp } from '../net/listen.js';
-import { readLimited } from '../net/smtp-data.js';
+import type { DataBudget } from '../net/data-budget.js';
+import { withMessage } from '../net/smtp-data.js';
 import { routeRecipient, type InboundRoute } from './route.js';
 import { acceptInbound } from './accept.js';
 import { tlsMaterial } from './tls.js';
@@ -21,11 +22,15 @@ const smtpError = (code: number, message: string) => Object.assign(new Error(mes
 /** Per-session state: the project the accepted recipients belong to. */
 const routes = new WeakMap<SMTPServerSession, InboundRoute>();
 
+/** An error smtp-server replies with as it is (a refusal of DATA), rather than a failure to store. */
+const isReply = (err: unknown): err is Error => err instanceof Error && 'responseCode' in err;
+
 /**
  * Postmill's inbound SMTP listener: accepts mail only for its projects' domains (never a relay),
- * stores each message and its processing job in one transaction, then answers 250.
+ * stores each message and its processing job in one transaction, then answers 250. Messages being
+ * received share `budget` with the submission listener.
  */
-export async function startInbound(core: Core): Promise<InboundListener> {
+export async function startInbound(core: Core, budget: DataBudget): Promise<InboundListener> {
   const { smtp } = core.config;
   const perClient = new PerClientConnections(smtp.maxPerClient);
   const tls = await tlsMaterial(core);
@@ -61,24 +66,24 @@ export async function startInbound(core: Core): Promise<InboundListener> {
       callback();
     },
     onData(stream, session, callback) {
-      readLimited(stream, smtp.maxSize).then(
-        (raw) => {
-          const route = routes.get(session);
-          if (!raw) return callback(smtpError(552, `5.3.4 Message exceeds the size limit of ${smtp.maxSize} bytes`));
-          if (!route) return callback(smtpError(503, '5.5.1 No valid recipients'));
-          const refusal = headerSectionRefusal(raw);
-          if (refusal) return callback(smtpError(552, `5.3.4 ${refusal}`));
-          const id = acceptInbound(core, {
-            projectId: route.projectId,
-            mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            rcptTo: session.envelope.rcptTo.map((r) => r.address),
-            remoteIp: session.remoteAddress,
-            helo: session.hostNameAppearsAs ?? '',
-            raw,
-          });
-          callback(null, `2.0.0 Queued as ${id}`);
-        },
+      const limits = { maxBytes: smtp.maxSize, budget, client: { listener: 'smtp' as const, remoteAddress: session.remoteAddress } };
+      withMessage(stream, limits, (raw) => {
+        const route = routes.get(session);
+        if (!route) throw smtpError(503, '5.5.1 No valid recipients');
+        const refusal = headerSectionRefusal(raw);
+        if (refusal) throw smtpError(552, `5.3.4 ${refusal}`);
+        return acceptInbound(core, {
+          projectId: route.projectId,
+          mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          rcptTo: session.envelope.rcptTo.map((r) => r.address),
+          remoteIp: session.remoteAddress,
+          helo: session.hostNameAppearsAs ?? '',
+          raw,
+        });
+      }).then(
+        (id) => callback(null, `2.0.0 Queued as ${id}`),
         (err: unknown) => {
+          if (isReply(err)) return callback(err);
           core.log.error('inbound message not stored', { error: String(err) });
           callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
         },

@@ -1,6 +1,10 @@
 // What a receiving system would make of an email as sent: its DKIM signatures checked by the
 // verifier inbound mail goes through (mailauth), and SpamAssassin's score where spamd is configured.
+// A received email is checked as it came in, with the verdicts it was given on receipt.
 import type { Core } from '../core.js';
+import { EMAIL_EVENTS } from '../bus/catalogue.js';
+import type { Email } from '../emails/store.js';
+import { eventsOfEmail } from '../events/store.js';
 import type { Dns } from '../dns/resolver.js';
 import { listProjectKeys } from '../domains/key-store.js';
 import { dkimName, dkimValue } from '../domains/records.js';
@@ -20,11 +24,20 @@ export interface DkimCheck {
   keyFrom: 'dns' | 'domain records';
 }
 
+/** SPF, DKIM and DMARC as evaluated when a message came in (the verdicts of its email.received). */
+export interface ReceivedVerdicts {
+  spf: string;
+  dkim: string;
+  dmarc: string;
+}
+
 export interface EmailChecks {
   dkim: DkimCheck[];
   /** null without `scanners.spamd`, or when spamd could not say. */
   spam: SpamReport | null;
   spamdConfigured: boolean;
+  /** A received email's verdicts on receipt; null for outbound mail, or when its email.received is gone. */
+  received: ReceivedVerdicts | null;
 }
 
 const absent = (name: string) => Object.assign(new Error(`no TXT record at ${name}`), { code: 'ENOTFOUND' });
@@ -39,8 +52,7 @@ function ownKeyRecords(core: Core, projectId: string): Map<string, string> {
   return records;
 }
 
-async function checkDkim(core: Core, dns: Dns, projectId: string, raw: Buffer): Promise<DkimCheck[]> {
-  const own = ownKeyRecords(core, projectId);
+async function checkDkim(dns: Dns, own: Map<string, string>, raw: Buffer): Promise<DkimCheck[]> {
   const fromRecords = new Set<string>();
   const { dkimVerify } = await import('mailauth/lib/dkim/verify.js');
   const { results } = await dkimVerify(raw, {
@@ -65,8 +77,19 @@ async function checkDkim(core: Core, dns: Dns, projectId: string, raw: Buffer): 
     }));
 }
 
-export async function checkAsSent(core: Core, dns: Dns, projectId: string, raw: Buffer): Promise<EmailChecks> {
+/** The verdicts email.received recorded, the first event of a received email. */
+function receivedVerdicts(core: Core, email: Email): ReceivedVerdicts | null {
+  const [first] = eventsOfEmail(core.db, email.projectId, email.id, 1);
+  if (first?.name !== EMAIL_EVENTS.received) return null;
+  const { spfVerdict, dkimVerdict, dmarcVerdict } = first.data;
+  return { spf: String(spfVerdict), dkim: String(dkimVerdict), dmarc: String(dmarcVerdict) };
+}
+
+export async function checkAsSent(core: Core, dns: Dns, email: Email, raw: Buffer): Promise<EmailChecks> {
+  const inbound = email.sourceType === 'INBOUND';
+  // the project's own records stand in for DNS only for what it sends: a received message is judged on DNS, as on receipt
+  const own = inbound ? new Map<string, string>() : ownKeyRecords(core, email.projectId);
   const spamd = core.config.scanners.spamd;
-  const [dkim, spam] = await Promise.all([checkDkim(core, dns, projectId, raw), spamd ? spamReport(spamd, raw) : Promise.resolve(null)]);
-  return { dkim, spam, spamdConfigured: spamd !== null };
+  const [dkim, spam] = await Promise.all([checkDkim(dns, own, raw), spamd ? spamReport(spamd, raw) : Promise.resolve(null)]);
+  return { dkim, spam, spamdConfigured: spamd !== null, received: inbound ? receivedVerdicts(core, email) : null };
 }

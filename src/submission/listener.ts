@@ -4,7 +4,8 @@ import { headerSectionRefusal } from '../inbound/header-section.js';
 import { tlsMaterial } from '../inbound/tls.js';
 import { LoginDeadline, PerClientConnections } from '../net/connection-caps.js';
 import { listenSmtp } from '../net/listen.js';
-import { readLimited } from '../net/smtp-data.js';
+import type { DataBudget } from '../net/data-budget.js';
+import { withMessage } from '../net/smtp-data.js';
 import { looksLikeKey } from '../projects/keys.js';
 import { findKeyOwner, getProject } from '../projects/store.js';
 import { MAX_REQUEST_BYTES } from '../send/service.js';
@@ -31,9 +32,10 @@ export interface SubmissionListener {
 
 /**
  * SMTP submission (RFC 6409) for applications that speak only SMTP: STARTTLS, then AUTH PLAIN or
- * LOGIN as `postmill` with a secret key; each message goes through the /v1/send pipeline.
+ * LOGIN as `postmill` with a secret key; each message goes through the /v1/send pipeline, its bytes
+ * held in `budget` (shared with the inbound listener) until the pipeline has taken it.
  */
-export async function startSubmission(core: Core, deps: SubmissionDeps, port: number): Promise<SubmissionListener> {
+export async function startSubmission(core: Core, deps: SubmissionDeps, port: number, budget: DataBudget): Promise<SubmissionListener> {
   const { host } = core.config.submission;
   const tls = await tlsMaterial(core);
   const failedLogins = new FailedLogins(core.clock);
@@ -90,24 +92,22 @@ export async function startSubmission(core: Core, deps: SubmissionDeps, port: nu
       callback();
     },
     onData(stream, session, callback) {
-      readLimited(stream, maxSize)
-        .then((raw) => {
-          if (!raw) throw new SmtpReply(552, `5.3.4 Message exceeds the size limit of ${maxSize} bytes`);
-          // a header section no MIME parser takes is refused here, as the inbound listener does
-          const refusal = headerSectionRefusal(raw);
-          if (refusal) throw new SmtpReply(552, `5.3.4 ${refusal}`);
-          return submitMessage(
-            core,
-            deps,
-            String(session.user),
-            raw,
-            session.envelope.rcptTo.map((r) => r.address),
-          );
-        })
-        .then(
-          (reply) => callback(null, reply),
-          (err: Error) => callback(err),
+      const limits = { maxBytes: maxSize, budget, client: { listener: 'submission' as const, remoteAddress: session.remoteAddress } };
+      withMessage(stream, limits, (raw) => {
+        // a header section no MIME parser takes is refused here, as the inbound listener does
+        const refusal = headerSectionRefusal(raw);
+        if (refusal) throw new SmtpReply(552, `5.3.4 ${refusal}`);
+        return submitMessage(
+          core,
+          deps,
+          String(session.user),
+          raw,
+          session.envelope.rcptTo.map((r) => r.address),
         );
+      }).then(
+        (reply) => callback(null, reply),
+        (err: Error) => callback(err),
+      );
     },
   });
   const bound = await listenSmtp(server, port, host, 'submission', (err) => core.log.warn('submission listener error', { error: err.message }));
