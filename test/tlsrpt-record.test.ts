@@ -12,6 +12,7 @@ test('rua: mailto and https URIs of exactly one v=TLSRPTv1 record', () => {
   assert.equal(reportUris(['v=TLSRPTv1']), []);
   assert.equal(reportUris(['v=TLSRPTv2; rua=mailto:tls@example.com']), []);
   assert.equal(reportUris([]), []);
+  assert.equal(reportUris(['v=TLSRPTv1; rua=https://a.example.com/,https://a.example.com/,mailto:b@example.com,https://c.example.com/']), ['https://a.example.com/', 'mailto:b@example.com'], 'the first two distinct');
 });
 
 test('the file name: sender, policy domain, the day in epoch seconds, an id', () => {

@@ -65,9 +65,9 @@ export function workflowRoutes(core: Core, dns: Dns, guards: Guards): Router<Api
     ctx.body = presentWorkflow(graph(ctx));
   });
 
-  router.patch('/workflows/:id', describe({ summary: 'Change metadata, trigger, enabled, allowReentry', body: 'workflow-patch', answers: { 200: 'Workflow' } }), secret, (ctx) => {
+  router.patch('/workflows/:id', describe({ summary: 'Change metadata, trigger, enabled, allowReentry', body: 'workflow-patch', answers: { 200: 'Workflow' } }), secret, async (ctx) => {
     const patch = validate<WorkflowPatch>('workflow-patch', ctx.state.body ?? {});
-    ctx.body = presentWorkflow(patchWorkflow(core, projectOf(ctx).id, ctx.params.id!, patch));
+    ctx.body = presentWorkflow(await patchWorkflow(core, dns, projectOf(ctx).id, ctx.params.id!, patch));
   });
 
   router.delete('/workflows/:id', describe({ summary: 'Delete a workflow without active executions', answers: { 204: null } }), secret, (ctx) => {
@@ -75,15 +75,16 @@ export function workflowRoutes(core: Core, dns: Dns, guards: Guards): Router<Api
     ctx.status = 204;
   });
 
-  router.post('/workflows/:id/steps', describe({ summary: 'Add a step', body: 'workflow-step', answers: { 201: 'WorkflowStep' } }), secret, (ctx) => {
+  router.post('/workflows/:id/steps', describe({ summary: 'Add a step', body: 'workflow-step', answers: { 201: 'WorkflowStep' } }), secret, async (ctx) => {
     const input = validate<StepInput>('workflow-step', ctx.state.body);
+    const step = await addStep(core, dns, projectOf(ctx).id, ctx.params.id!, input);
     ctx.status = 201;
-    ctx.body = presentStep(addStep(core, projectOf(ctx).id, ctx.params.id!, input));
+    ctx.body = presentStep(step);
   });
 
-  router.patch('/workflows/:id/steps/:stepId', describe({ summary: 'Change a step', body: 'workflow-step-patch', answers: { 200: 'WorkflowStep' } }), secret, (ctx) => {
+  router.patch('/workflows/:id/steps/:stepId', describe({ summary: 'Change a step', body: 'workflow-step-patch', answers: { 200: 'WorkflowStep' } }), secret, async (ctx) => {
     const patch = validate<StepPatch>('workflow-step-patch', ctx.state.body ?? {});
-    ctx.body = presentStep(patchStep(core, projectOf(ctx).id, ctx.params.id!, ctx.params.stepId!, patch));
+    ctx.body = presentStep(await patchStep(core, dns, projectOf(ctx).id, ctx.params.id!, ctx.params.stepId!, patch));
   });
 
   router.delete('/workflows/:id/steps/:stepId', describe({ summary: 'Delete a step (splice=true reconnects around it)', query: ['splice'], answers: { 204: null } }), secret, (ctx) => {

@@ -6,13 +6,13 @@ import { keyState } from './key-states.js';
 import { activateKey, deleteKey, insertKey, listDomainKeys, savePublished, type DomainKey } from './key-store.js';
 import { generateEd25519Key, generateRsaKey } from './keys.js';
 import { getProject } from '../projects/store.js';
-import { normalizeDomain } from '../addresses/domain-name.js';
+import { coveringNames, normalizeDomain } from '../addresses/domain-name.js';
 import {
   deleteDomainRow,
   deleteStaleClaims,
   findDomainById,
   findProjectDomainNamed,
-  findVerifiedOwner,
+  findVerifiedNamed,
   insertDomain,
   listAllDomains,
   markVerifiedWithoutDns as markVerified,
@@ -28,13 +28,29 @@ import type { Dns } from '../dns/resolver.js';
 export const CLAIM_TTL_MS = 7 * 24 * 3600_000;
 
 /**
+ * Why the name belongs to another project, or null: it, or a name it lies under, is verified there.
+ * A verified domain covers the names under it, so no other project proves (or marks) one of them
+ * and receives its mail.
+ */
+function takenBy(core: Core, projectId: string, domain: string): string | null {
+  const other = findVerifiedNamed(core.db, coveringNames(domain)).find((o) => o.projectId !== projectId);
+  if (!other) return null;
+  const rule = 'a domain and the names under it belong to the first project that proves it in DNS';
+  return other.domain === domain
+    ? `${domain} is verified by another project: ${rule}`
+    : `${domain} lies under ${other.domain}, which is verified by another project: ${rule}`;
+}
+
+/**
  * A name may be claimed by many projects at once: only the project's own registration, or another
- * project's verified one, refuses it. Pending claims of others never block anyone.
+ * project's verified one (of the name or a name it lies under), refuses it. Pending claims of
+ * others never block anyone.
  */
 function assertClaimable(core: Core, projectId: string, domain: string): void {
   const own = findProjectDomainNamed(core.db, projectId, domain);
   if (own) throw conflict(`${domain} is already registered to this project`, { id: own.id });
-  if (findVerifiedOwner(core.db, domain)) throw conflict(`${domain} is verified by another project`);
+  const taken = takenBy(core, projectId, domain);
+  if (taken) throw conflict(taken);
 }
 
 /**
@@ -79,16 +95,13 @@ export function getDomain(core: Core, projectId: string, id: string): Domain {
 
 /**
  * The state after a check: verified exactly when the record of the RSA key it signs with matches
- * and no other project owns the name (the first to prove it keeps it). A record whose lookup failed
+ * and no other project owns the name or a name above it (`taken`: why). A record whose lookup failed
  * keeps its previous flag, so a DNS outage does not stop sending.
  */
-function stateAfter(d: Domain, records: CheckResult, otherOwner: boolean, now: number): CheckState {
+function stateAfter(d: Domain, records: CheckResult, taken: string | null, now: number): CheckState {
   const checks: RecordChecks = {};
   for (const purpose of RECORD_PURPOSES) checks[purpose] = records[purpose].verified ?? d.checks[purpose] ?? false;
-  if (checks.dkim && otherOwner) {
-    const reason = `${d.domain} is verified by another project: a domain belongs to the first project that proves it in DNS`;
-    return { status: 'pending', checks, failureReason: reason, lastCheckedAt: now };
-  }
+  if (checks.dkim && taken) return { status: 'pending', checks, failureReason: taken, lastCheckedAt: now };
   return { status: checks.dkim ? 'verified' : 'pending', checks, failureReason: records.dkim.reason, lastCheckedAt: now };
 }
 
@@ -122,23 +135,23 @@ function saveKeys(core: Core, d: Domain, keys: DomainKey[], found: DomainCheck, 
 
 /**
  * Checks the DNS now and stores the outcome; null when the domain was deleted meanwhile. In capture
- * mode a domain marked verified without DNS keeps its mark (outside it, the check decides), and a
- * new key of it signs from this check on: nothing it signs leaves the machine, so no receiver looks
- * for the record.
+ * mode a domain marked verified without DNS keeps its mark (outside it, or once another project has
+ * verified a name above it, the check decides), and a new key of it signs from this check on:
+ * nothing it signs leaves the machine, so no receiver looks for the record.
  */
 export async function checkDomain(core: Core, dns: Dns, d: Domain): Promise<Domain | null> {
   const keys = listDomainKeys(core.db, d.projectId, d.id);
-  if (d.verifiedWithoutDns && core.config.delivery.mode === 'capture') {
+  // A mark under another project's verified name is not kept: the DNS check below refuses it.
+  if (d.verifiedWithoutDns && core.config.delivery.mode === 'capture' && !takenBy(core, d.projectId, d.domain)) {
     const activated = keys.filter((k) => k.state === 'pending');
     core.bus.tx(() => activated.forEach((key) => activateKey(core.db, d.id, key.selector, core.clock.now())));
     return d;
   }
   const found = await checkRecords(dns, d, keys, core.config.hostname);
   // From here to the save nothing awaits: no other check can take the name in between.
-  const owner = findVerifiedOwner(core.db, d.domain);
   const activated = seenPending(keys, found);
   const records = { ...found.records, dkim: signingRecord(keys, found, activated) };
-  const state = stateAfter(d, records, owner !== null && owner.id !== d.id, core.clock.now());
+  const state = stateAfter(d, records, takenBy(core, d.projectId, d.domain), core.clock.now());
   const saved = core.bus.tx(() => {
     if (!saveCheck(core.db, d.id, state)) return false;
     saveKeys(core, d, keys, found, activated);
@@ -173,7 +186,7 @@ export async function recheckDomains(core: Core, dns: Dns): Promise<void> {
 /**
  * Capture mode only: the domain counts as verified without its records in DNS, so that a newcomer
  * sends within a minute (nothing leaves the machine). Refused (409) in the other modes, and for a name
- * another project has proved.
+ * another project has verified, or one under it.
  */
 export function markVerifiedWithoutDns(core: Core, projectId: string, id: string): Domain {
   if (core.config.delivery.mode !== 'capture') {
@@ -182,8 +195,8 @@ export function markVerifiedWithoutDns(core: Core, projectId: string, id: string
     });
   }
   const d = getDomain(core, projectId, id);
-  const owner = findVerifiedOwner(core.db, d.domain);
-  if (owner && owner.id !== d.id) throw conflict(`${d.domain} is verified by another project: a domain belongs to the first project that proves it in DNS`);
+  const taken = takenBy(core, projectId, d.domain);
+  if (taken) throw conflict(taken);
   if (!markVerified(core.db, projectId, id, core.clock.now())) throw notFound('Domain');
   return getDomain(core, projectId, id);
 }

@@ -82,12 +82,13 @@ export function findProjectDomainNamed(db: Db, projectId: string, domain: string
   return row ?? null;
 }
 
-/** The registration that owns a name: the one verified, in whatever project (at most one, a unique index says so). */
-export function findVerifiedOwner(db: Db, domain: string): { id: string; projectId: string } | null {
-  const row = sql(db, "SELECT id, project_id FROM domains WHERE domain = ? AND status = 'verified'").get(domain) as
-    | { id: string; project_id: string }
-    | undefined;
-  return row ? { id: row.id, projectId: row.project_id } : null;
+/** The verified registrations of these names, in whatever project, least specific (shortest) first. */
+export function findVerifiedNamed(db: Db, names: string[]): { domain: string; projectId: string }[] {
+  const rows = sql(
+    db,
+    "SELECT domain, project_id FROM domains WHERE status = 'verified' AND domain IN (SELECT value FROM json_each(?)) ORDER BY length(domain)",
+  ).all(JSON.stringify(names)) as { domain: string; project_id: string }[];
+  return rows.map((r) => ({ domain: r.domain, projectId: r.project_id }));
 }
 
 /** Deletes claims that were never proved and were registered at or before `createdBefore`; answers how many. */

@@ -24,7 +24,9 @@ function bounceOwner(db: Db, address: string, senderDomain: string): string | nu
  * Which project a recipient belongs to, or null: mail is accepted only for verified domains (and
  * their subdomains), their bounce domains, and the VERP addresses of mail actually sent from a domain
  * (its late bounces still arrive after the domain lost its verification). A claim proves nothing,
- * so a pending registration receives nothing. Never a relay.
+ * so a pending registration receives nothing. Never a relay. The outermost verified name decides:
+ * its project owns the names under it, so another project's registration of a subdomain (verified
+ * before the parent was, until its next check refuses it) never takes the parent owner's mail.
  */
 export function routeRecipient(db: Db, address: string): InboundRoute | null {
   const domain = domainOfAddress(address);
@@ -33,6 +35,6 @@ export function routeRecipient(db: Db, address: string): InboundRoute | null {
     const projectId = bounceOwner(db, address, domain.slice(BOUNCE_PREFIX.length));
     if (projectId) return { projectId, kind: 'bounce' };
   }
-  const [verified] = verifiedDomainsNamed(db, coveringNames(domain));
-  return verified ? { projectId: verified.projectId, kind: 'domain' } : null;
+  const [outermost] = verifiedDomainsNamed(db, coveringNames(domain));
+  return outermost ? { projectId: outermost.projectId, kind: 'domain' } : null;
 }

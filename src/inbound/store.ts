@@ -12,11 +12,11 @@ export interface InboundMessage {
   processedAt: number | null;
 }
 
-/** The verified domains among these names with their owners, most specific first (a name is verified in one project at most). */
+/** The verified domains among these names with their owners, least specific first (a name is verified in one project at most). */
 export function verifiedDomainsNamed(db: Db, names: string[]): { domain: string; projectId: string }[] {
   const rows = sql(
     db,
-    "SELECT domain, project_id FROM domains WHERE status = 'verified' AND domain IN (SELECT value FROM json_each(?)) ORDER BY length(domain) DESC",
+    "SELECT domain, project_id FROM domains WHERE status = 'verified' AND domain IN (SELECT value FROM json_each(?)) ORDER BY length(domain)",
   ).all(
     JSON.stringify(names),
   ) as { domain: string; project_id: string }[];

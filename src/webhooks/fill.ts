@@ -78,15 +78,29 @@ const AUTHORITY = /^[a-z][a-z0-9+.-]*:[/\\]*(?![/\\])[^/\\?#]*(?=[/\\?#])/i;
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 const AUTHORITY_PLACEHOLDER = 'The host, port and credentials of a webhook URL cannot hold placeholders; put them in the path, the query or the fragment';
 
+/** The step's URL with every placeholder filled alike; throws as fillUrl does. */
+function sampleUrl(template: string): URL {
+  const { literals } = plainParts(template, {});
+  // any value will do: what is checked is where the placeholders stand and that the rest is a URL
+  return buildUrl(literals, literals.slice(1).map(() => 'x'));
+}
+
 /** Why a step's URL cannot be saved as written; null when it can. */
 function urlProblem(template: string): string | null {
-  const { literals } = plainParts(template, {});
   try {
-    // any value will do: what is checked is where the placeholders stand and that the rest is a URL
-    buildUrl(literals, literals.slice(1).map(() => 'x'));
+    sampleUrl(template);
     return null;
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/** The host a step's URL names, as every request of the step will (placeholders never stand in it); null when the URL cannot be saved. */
+export function urlHost(template: string): string | null {
+  try {
+    return sampleUrl(template).hostname;
+  } catch {
+    return null; // urlProblem says why, when the step is saved
   }
 }
 

@@ -51,8 +51,11 @@ export class WebhookError extends Error {
 const KEEP_BODY = 4096;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-/** The address to connect to: the first of the host's addresses the guard accepts. */
-async function addressOf(host: string, opts: WebhookOptions): Promise<{ address: string; family: 4 | 6 }> {
+/**
+ * The address to connect to: the first of the host's addresses the guard accepts. Also asked when a
+ * WEBHOOK step is saved, so that a target refused now is refused there rather than at run time.
+ */
+export async function guardedAddress(host: string, opts: Pick<WebhookOptions, 'dns' | 'allowPrivate'>): Promise<{ address: string; family: 4 | 6 }> {
   const literal = host.replace(/^\[|\]$/g, '');
   const found = isIP(literal) ? [literal] : await Promise.all([opts.dns.a(literal), opts.dns.aaaa(literal)]).then(([v4, v6]) => [...v4, ...v6]);
   if (found.length === 0) throw new WebhookError(`${host} has no address`, true);
@@ -127,7 +130,7 @@ export async function sendWebhook(req: WebhookRequest, opts: WebhookOptions): Pr
   let current = req;
   for (let hop = 0; ; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WebhookError(`${url.protocol} URLs cannot be called`, false);
-    const pinned = await addressOf(url.hostname, opts);
+    const pinned = await guardedAddress(url.hostname, opts);
     const headers = url.origin === origin ? { ...current.originHeaders, ...current.headers } : current.headers;
     const { res, body } = await attempt(url, current, headers, pinned, opts);
     const status = res.statusCode ?? 0;

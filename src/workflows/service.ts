@@ -1,12 +1,14 @@
 // Workflows and their graphs: create (with its TRIGGER step), change, enable, delete; steps and transitions.
 import { randomUUID } from 'node:crypto';
 import type { Core } from '../core.js';
+import type { Dns } from '../dns/resolver.js';
 import { badRequest, conflict, foundOr404 } from '../errors.js';
 import { activeExecutions } from './executions-store.js';
 import { assertTransition, graphProblem, splicedTransitions } from './graph.js';
 import { loadGraph } from './runner.js';
 import { checkStepConfig } from './step-config.js';
 import type { AddableStepType } from './step-types.js';
+import { assertWebhookTarget, assertWebhookTargets } from './webhook-target.js';
 import {
   deleteStepRow,
   deleteTransitionRow,
@@ -92,7 +94,10 @@ function changeGraph<T>(core: Core, projectId: string, workflowId: string, chang
   });
 }
 
-export function patchWorkflow(core: Core, projectId: string, id: string, patch: WorkflowPatch): WorkflowGraph {
+/** Enabling checks the targets of its WEBHOOK steps first (DNS, outside the transaction); a step added meanwhile was checked when saved. */
+export async function patchWorkflow(core: Core, dns: Dns, projectId: string, id: string, patch: WorkflowPatch): Promise<WorkflowGraph> {
+  const before = getWorkflow(core, projectId, id);
+  if (patch.enabled === true && !before.enabled) await assertWebhookTargets(core, dns, before);
   return core.bus.tx(() => {
     const existing = getWorkflow(core, projectId, id);
     const workflow: Workflow = {
@@ -123,9 +128,10 @@ export function deleteWorkflow(core: Core, projectId: string, id: string): void 
 
 const stepOf = (graph: WorkflowGraph, stepId: string): Step => foundOr404(graph.steps.find((s) => s.id === stepId), 'Step');
 
-export function addStep(core: Core, projectId: string, workflowId: string, input: StepInput): Step {
+export async function addStep(core: Core, dns: Dns, projectId: string, workflowId: string, input: StepInput): Promise<Step> {
   const config = input.config ?? {};
   checkStepConfig(core, projectId, input.type, config);
+  if (input.type === 'WEBHOOK') await assertWebhookTarget(core, dns, config);
   return changeGraph(core, projectId, workflowId, (graph) => {
     const now = core.clock.now();
     const step: Step = { id: randomUUID(), workflowId: graph.id, type: input.type, name: input.name, position: input.position ?? { x: 0, y: 0 }, config, createdAt: now, updatedAt: now };
@@ -134,7 +140,9 @@ export function addStep(core: Core, projectId: string, workflowId: string, input
   });
 }
 
-export function patchStep(core: Core, projectId: string, workflowId: string, stepId: string, patch: StepPatch): Step {
+export async function patchStep(core: Core, dns: Dns, projectId: string, workflowId: string, stepId: string, patch: StepPatch): Promise<Step> {
+  // a step's type never changes: the one read now is the one changed below
+  if (patch.config !== undefined && stepOf(getWorkflow(core, projectId, workflowId), stepId).type === 'WEBHOOK') await assertWebhookTarget(core, dns, patch.config);
   return changeGraph(core, projectId, workflowId, (graph) => {
     const existing = stepOf(graph, stepId);
     if (patch.config !== undefined) {

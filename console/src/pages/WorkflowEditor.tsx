@@ -105,6 +105,13 @@ function Editor({ saved, refetch }: { saved: Workflow; refetch(): Promise<Workfl
       setNotice(w.enabled ? 'Enabled: the trigger event now starts executions.' : 'Disabled: no new executions start; running ones go on.');
       void refresh();
     },
+    onError: (err) => {
+      // a WEBHOOK step whose requests would be refused keeps the workflow off: open it with its URL marked
+      const stepId = err instanceof ApiFailure ? err.details.stepId : undefined;
+      if (typeof stepId !== 'string' || !draft.steps.some((s) => s.key === stepId)) return;
+      setApiErrors((all) => ({ ...all, [stepId]: fieldErrorsOf([{ field: 'config.url', message: err.message }]) }));
+      setChosen(stepId);
+    },
   });
 
   const add = () => {

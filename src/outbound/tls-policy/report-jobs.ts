@@ -1,7 +1,7 @@
 // TLS-RPT sending (RFC 8460 5): once a day, each policy domain with sessions counted on an earlier day
-// gets its report made (kept in the store, its counts dropped) and a durable job that delivers it to
-// every rua of the domain's `_smtp._tls` record: mailto: through our own outbound delivery, https: by
-// POST through the webhooks' guarded client. Mailed reports are DKIM-signed with the daemon's own key
+// gets one report made, of the latest such day (kept in the store, its counts dropped), and a durable
+// job that delivers it to the first two rua of the domain's `_smtp._tls` record (tlsrpt-record.ts):
+// mailto: through our own outbound delivery, https: by POST through the webhooks' guarded client. Mailed reports are DKIM-signed with the daemon's own key
 // for d=<hostname> (report-key.ts). Each rua that took the report is written down at once,
 // so a retry (or a restart after kill -9) never sends it there again.
 import { randomUUID } from 'node:crypto';

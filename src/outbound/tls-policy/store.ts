@@ -84,14 +84,18 @@ export interface CountRow {
   sessions: number;
 }
 
-/** The policy domains with sessions counted on days before `today` and no report made yet. */
+/**
+ * The policy domains with sessions counted on days before `today` and no report made yet, each with
+ * the latest such day: one report per policy domain a day (RFC 8460 4.1), however many days of
+ * counts waited (reports turned off, then on).
+ */
 export function domainsToReport(db: Db, today: string): { day: string; policyDomain: string }[] {
   return (
     sql(
       db,
-      `SELECT DISTINCT c.day, c.policy_domain FROM tls_report_counts c
+      `SELECT max(c.day) AS day, c.policy_domain FROM tls_report_counts c
        WHERE c.day < ? AND NOT EXISTS (SELECT 1 FROM tls_reports r WHERE r.day = c.day AND r.policy_domain = c.policy_domain)
-       ORDER BY c.day, c.policy_domain`,
+       GROUP BY c.policy_domain ORDER BY c.policy_domain`,
     ).all(today) as { day: string; policy_domain: string }[]
   ).map((row) => ({ day: row.day, policyDomain: row.policy_domain }));
 }
@@ -119,11 +123,14 @@ export interface StoredReport {
   delivered: string[];
 }
 
-/** Keeps a report made from a day's counts and drops the counts: made once, whatever happens to its sending. */
+/**
+ * Keeps a report made from a day's counts and drops the counts, and those of the domain's earlier days
+ * never reported (one report a day, the latest): made once, whatever happens to its sending.
+ */
 export function saveReport(db: Db, day: string, policyDomain: string, reportId: string, gzipped: Buffer, at: number): void {
   db.transaction(() => {
     sql(db, 'INSERT OR IGNORE INTO tls_reports (day, policy_domain, report_id, report, created_at) VALUES (?, ?, ?, ?, ?)').run(day, policyDomain, reportId, gzipped, at);
-    sql(db, 'DELETE FROM tls_report_counts WHERE day = ? AND policy_domain = ?').run(day, policyDomain);
+    sql(db, 'DELETE FROM tls_report_counts WHERE day <= ? AND policy_domain = ?').run(day, policyDomain);
   })();
 }
 

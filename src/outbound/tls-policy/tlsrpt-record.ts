@@ -1,6 +1,15 @@
 // The `_smtp._tls` TXT record of TLS-RPT (RFC 8460 3): where a domain wants its reports.
 
-/** The report URIs (mailto: and https:) of a TXT answer; empty without exactly one valid v=TLSRPTv1 record. */
+/**
+ * Destinations of one policy domain's report, at most: the record is the recipient domain's to
+ * write, and each rua costs us a mail or a POST a day; a longer list would make us its amplifier.
+ */
+export const MAX_REPORT_DESTINATIONS = 2;
+
+/**
+ * The report URIs (mailto: and https:) of a TXT answer, the first MAX_REPORT_DESTINATIONS distinct
+ * ones; empty without exactly one valid v=TLSRPTv1 record.
+ */
 export function reportUris(records: string[]): string[] {
   const rpt = records.filter((record) => /^v=TLSRPTv1\s*(;|$)/.test(record));
   if (rpt.length !== 1) return [];
@@ -9,7 +18,7 @@ export function reportUris(records: string[]): string[] {
     .map((field) => field.trim())
     .find((field) => field.startsWith('rua='));
   if (!rua) return [];
-  return rua
+  const valid = rua
     .slice(4)
     .split(',')
     .map((uri) => uri.trim())
@@ -21,4 +30,5 @@ export function reportUris(records: string[]): string[] {
         return false;
       }
     });
+  return [...new Set(valid)].slice(0, MAX_REPORT_DESTINATIONS);
 }
