@@ -175,9 +175,13 @@ test('warm-up: past the day budget a new domain holds bulk mail, never transacti
     assert.equal(today.body.warmup, { day: 1, budget: 3, sentToday: 5 });
     const stillQueued = (await env.daemon.request('GET', '/emails?limit=20')).body.data.filter((e: { status: string }) => e.status === 'queued');
     assert.is(stillQueued.length, 2, 'two bulk emails wait, neither failed nor deferred');
-    // the next day (UTC) starts: day 2's budget releases them
+    // the next day (UTC) starts: day 2's budget releases them at its pace, a tenth of the day apart
     const now = await env.advance(1);
     await env.advance(Math.ceil(now / DAY_MS) * DAY_MS - now + 1000);
+    await env.sink.waitFor(6, 8000);
+    await env.idle();
+    assert.is(env.sink.messages.length, 6, 'one held email at the start of the day');
+    await env.advance(DAY_MS / 10);
     await env.sink.waitFor(7, 8000);
     await env.idle();
     const tomorrow = await env.daemon.request('GET', `/domains/${domain.id}`);
@@ -208,7 +212,7 @@ test('sender health counts what was sent, bounced and complained, in the API and
       { days: 7, ...figures },
       { days: 30, ...figures },
     ]);
-    assert.is(health.status, 'critical');
+    assert.is(health.status, 'unknown', 'four emails are too few to judge (test/sender-health-volume.test.ts judges 100)');
     assert.equal(health.thresholds.complaintRate, { target: 0.001, limit: 0.003 });
     const quiet = domains.find((d) => d.domain === 'quiet.test')!.health;
     assert.is(quiet.status, 'unknown');

@@ -6,9 +6,11 @@ import { timeBound } from '../http/query.js';
 import { projectOf, type ApiContext, type ApiState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { describe } from '../http/openapi/describe.js';
-import { presentEvent } from '../events/present.js';
+import { presentEventPage } from '../events/present.js';
 import { deleteEventName, eventsOfContact, eventStats, trackEvent, type TrackInput } from '../events/service.js';
-import { eventNames, listEvents } from '../events/store.js';
+import { eventNames, listEvents, type EventCursor } from '../events/store.js';
+import { badRequest } from '../errors.js';
+import { decodeCursor } from '../http/pagination.js';
 import { eventUsage } from '../events/usage.js';
 import type { Usages } from '../usage/usages.js';
 
@@ -19,6 +21,17 @@ const MAX_LIMIT = 500;
 function eventLimit(raw: unknown): number {
   const n = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : DEFAULT_LIMIT;
   return Math.min(Math.max(n, 1), MAX_LIMIT);
+}
+
+/** `cursor` of the event lists: the position after which the page starts, as the last page gave it (400 otherwise). */
+function eventCursor(raw: unknown): EventCursor | null {
+  const position = decodeCursor(raw);
+  if (!position) return null;
+  const key = Number(position.id);
+  if (typeof position.key !== 'number' || !Number.isSafeInteger(position.key) || !Number.isSafeInteger(key)) {
+    throw badRequest('Invalid cursor', 'Pass back the cursor of the previous page unchanged');
+  }
+  return { at: position.key, key };
 }
 
 function track(core: Core) {
@@ -48,9 +61,9 @@ export function eventRoutes(core: Core, usage: Usages, guards: Guards): Router<A
 
   router.post('/events/track', describe({ summary: 'Track an event', body: 'track', answers: { 200: 'TrackResult' } }), secret, track(core));
 
-  router.get('/events', describe({ summary: 'Events, newest first', query: ['name', 'limit'], answers: { 200: 'EventList' } }), secret, (ctx) => {
+  router.get('/events', describe({ summary: 'Events, newest first', query: ['name', 'limit', 'cursor'], answers: { 200: 'EventList' } }), secret, (ctx) => {
     const name = typeof ctx.query.name === 'string' && ctx.query.name !== '' ? ctx.query.name : null;
-    ctx.body = { data: listEvents(core.db, projectOf(ctx).id, name, eventLimit(ctx.query.limit)).map(presentEvent) };
+    ctx.body = presentEventPage(listEvents(core.db, projectOf(ctx).id, name, eventLimit(ctx.query.limit), eventCursor(ctx.query.cursor)));
   });
 
   router.get('/events/stats', describe({ summary: 'Event counts by name', query: ['from', 'to'], answers: { 200: 'EventStats' } }), secret, async (ctx) => {
@@ -63,8 +76,8 @@ export function eventRoutes(core: Core, usage: Usages, guards: Guards): Router<A
     ctx.body = { data: eventNames(core.db, projectOf(ctx).id) };
   });
 
-  router.get('/events/contact/:contactId', describe({ summary: 'Events of a contact', query: ['limit'], answers: { 200: 'EventList' } }), secret, (ctx) => {
-    ctx.body = { data: eventsOfContact(core, projectOf(ctx).id, ctx.params.contactId!, eventLimit(ctx.query.limit)).map(presentEvent) };
+  router.get('/events/contact/:contactId', describe({ summary: 'Events of a contact', query: ['limit', 'cursor'], answers: { 200: 'EventList' } }), secret, (ctx) => {
+    ctx.body = presentEventPage(eventsOfContact(core, projectOf(ctx).id, ctx.params.contactId!, eventLimit(ctx.query.limit), eventCursor(ctx.query.cursor)));
   });
 
   router.get('/events/:eventName/usage', describe({ summary: 'Where an event name is used', answers: { 200: 'EventUsage' } }), secret, (ctx) => {

@@ -5,7 +5,8 @@
 // began) is the first bucket. By default the first 48 hours are hourly buckets and the time after
 // them 24-hour buckets (each starting at the send's hour of day); `hour` or `day` makes every bucket
 // that size. The series runs to the bucket of now (or of the latest outcome, past a clock change),
-// every bucket present, zero when nothing happened.
+// every bucket present, zero when nothing happened. A series has at most MAX_SERIES_POINTS buckets:
+// the default widens its daily buckets to stay within them, a fixed size past them is refused.
 import { iso } from '../clock.js';
 import type { Core } from '../core.js';
 import { badRequest } from '../errors.js';
@@ -24,6 +25,11 @@ const HOURS: Record<Bucket, number> = { hour: 1, day: 24 };
 export const HOURLY_HOURS = 48;
 /** The links and domains answered, those with the most clicks or outcomes first. */
 export const TOP_ROWS = 100;
+/**
+ * The most buckets one series answers: a year of hourly ones was 8,760 points, and compared ten
+ * times 87,600. 1000 daily buckets are 2.7 years.
+ */
+export const MAX_SERIES_POINTS = 1000;
 
 export type SeriesPoint = { at: string } & Record<HourlyMetric, number>;
 
@@ -37,12 +43,34 @@ export function bucketQuery(raw: unknown): BucketChoice {
 
 const zero = (): Record<HourlyMetric, number> => Object.fromEntries(HOURLY_METRICS.map((m) => [m, 0])) as Record<HourlyMetric, number>;
 
+/**
+ * The hours of a bucket after the first HOURLY_HOURS of the default: a day, or as many days as keep
+ * the whole series within MAX_SERIES_POINTS.
+ */
+function autoLaterHours(hours: number): number {
+  const days = Math.ceil(Math.max(hours - HOURLY_HOURS, 0) / 24);
+  return 24 * Math.max(1, Math.ceil(days / (MAX_SERIES_POINTS - HOURLY_HOURS)));
+}
+
+/** A fixed bucket size whose series would pass MAX_SERIES_POINTS: the 400 that names a way out. */
+function assertWithinPoints(hours: number, bucket: Bucket): void {
+  const points = Math.ceil(hours / HOURS[bucket]);
+  if (points <= MAX_SERIES_POINTS) return;
+  throw badRequest(
+    `bucket=${bucket} makes a series of ${points} points since the send; a series has at most ${MAX_SERIES_POINTS}`,
+    bucket === 'hour' ? 'Use bucket=day, or leave bucket out' : `Leave bucket out: the default widens its buckets to stay within ${MAX_SERIES_POINTS} points`,
+  );
+}
+
 /** The hours each bucket starts at, from the send's hour through `lastHour`. */
 function bucketStarts(firstHour: number, lastHour: number, choice: BucketChoice): number[] {
+  const hours = lastHour - firstHour + 1;
+  if (choice !== 'auto') assertWithinPoints(hours, choice);
+  const later = choice === 'auto' ? autoLaterHours(hours) : HOURS[choice];
   const starts: number[] = [];
   for (let hour = firstHour; hour <= lastHour; ) {
     starts.push(hour);
-    hour += choice === 'auto' ? (hour - firstHour < HOURLY_HOURS ? 1 : 24) : HOURS[choice];
+    hour += choice === 'auto' && hour - firstHour < HOURLY_HOURS ? 1 : later;
   }
   return starts;
 }

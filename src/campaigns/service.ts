@@ -13,9 +13,9 @@ import type { TemplateType } from '../templates/store.js';
 import { checkAudience, countAudience } from './audience.js';
 import { campaignContent } from './content.js';
 import { FANOUT_JOB, type FanoutPayload } from './fanout.js';
+import { queueCancel } from './cancel-job.js';
 import {
   deleteCampaignRow,
-  failUnsentEmails,
   findCampaignById,
   insertCampaign,
   markSending,
@@ -193,14 +193,16 @@ export async function sendCampaign(core: Core, projectId: string, id: string, sc
   });
 }
 
-/** From SCHEDULED or SENDING: batches not yet queued are never queued, emails not yet attempted never are. */
+/**
+ * From SCHEDULED or SENDING: batches not yet queued are never queued, emails not yet attempted never
+ * are. Answered CANCELLED at once; the unsent emails end failed in a job, a batch at a time.
+ */
 export function cancelCampaign(core: Core, projectId: string, id: string): Campaign {
   return core.bus.tx(() => {
     const campaign = getCampaign(core, projectId, id);
     if (!CANCELLABLE.includes(campaign.status)) throw badRequest(`A ${campaign.status} campaign cannot be cancelled`, 'Only SCHEDULED and SENDING campaigns can be cancelled');
-    const now = core.clock.now();
-    setCampaignStatus(core.db, campaign, 'CANCELLED', now);
-    failUnsentEmails(core.db, campaign.id, now);
+    setCampaignStatus(core.db, campaign, 'CANCELLED', core.clock.now());
+    queueCancel(core, projectId, campaign.id);
     return getCampaign(core, projectId, id);
   });
 }

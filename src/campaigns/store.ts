@@ -212,13 +212,34 @@ export function finishWalk(db: Db, campaign: { id: string; sendRound: number }, 
   ).run(now, campaign.id, campaign.sendRound);
 }
 
-/** Queued and deferred emails of a cancelled campaign are never attempted. */
-export function failUnsentEmails(db: Db, campaignId: string, now: number): number {
-  return sql(
-    db,
-    `UPDATE emails SET status = 'failed', last_response = 'campaign cancelled', updated_at = ?
-     WHERE campaign_id = ? AND status IN ('queued', 'deferred')`,
-  ).run(now, campaignId).changes;
+/** Where a walk of a campaign's emails stands: the last one passed, in (created_at, id) order. */
+export interface EmailPosition {
+  createdAt: number;
+  id: string;
+}
+
+/**
+ * The next `limit` emails of the campaign after `after` (a batch: see store/batches.ts): those
+ * still queued or deferred end as failed, never to be attempted. Answers how many it passed, and
+ * the last; a walk of the campaign's index, so no batch reads the emails of the ones before.
+ */
+export function failUnsentEmails(db: Db, campaignId: string, after: EmailPosition | null, now: number, limit: number): { passed: number; last: EmailPosition | null } {
+  const from = after ?? { createdAt: -1, id: '' };
+  const keys = sql(db, 'SELECT created_at AS createdAt, id FROM emails WHERE campaign_id = ? AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?').all(
+    campaignId,
+    from.createdAt,
+    from.id,
+    limit,
+  ) as EmailPosition[];
+  const last = keys.at(-1) ?? null;
+  if (last) {
+    sql(
+      db,
+      `UPDATE emails SET status = 'failed', last_response = 'campaign cancelled', updated_at = ?
+       WHERE campaign_id = ? AND (created_at, id) > (?, ?) AND (created_at, id) <= (?, ?) AND status IN ('queued', 'deferred')`,
+    ).run(now, campaignId, from.createdAt, from.id, last.createdAt, last.id);
+  }
+  return { passed: keys.length, last };
 }
 
 export type CampaignSort = 'name' | 'createdAt' | 'updatedAt';

@@ -10,6 +10,11 @@ import { senderCounts, type SenderCount } from './health-store.js';
 export const HEALTH_THRESHOLDS = {
   complaintRate: { target: 0.001, limit: 0.003 },
   bounceRate: { target: 0.02, limit: 0.05 },
+  /**
+   * A window with fewer emails sent is not judged: one bounce of four read "critical". Under 100 a
+   * single bounce or complaint is a percent, too few to tell a list from chance.
+   */
+  minimumSent: 100,
 } as const;
 
 /** The windows health is reported over, in days ending today (UTC). */
@@ -28,7 +33,7 @@ export interface WindowHealth {
 }
 
 export interface SenderHealth {
-  /** The worse of the two windows: critical over a limit, warning over a target, unknown when nothing was sent in 30 days. */
+  /** The worse of the judged windows: critical over a limit, warning over a target; unknown when neither had `minimumSent` emails. */
   status: HealthStatus;
   windows: WindowHealth[];
   thresholds: typeof HEALTH_THRESHOLDS;
@@ -46,7 +51,7 @@ export function windowHealth(counts: readonly SenderCount[], today: number, days
 const RANK: Record<HealthStatus, number> = { unknown: 0, good: 1, warning: 2, critical: 3 };
 
 function statusOf(w: WindowHealth): HealthStatus {
-  if (w.bounceRate === null || w.complaintRate === null) return 'unknown';
+  if (w.bounceRate === null || w.complaintRate === null || w.sent < HEALTH_THRESHOLDS.minimumSent) return 'unknown';
   const { complaintRate: c, bounceRate: b } = HEALTH_THRESHOLDS;
   if (w.complaintRate >= c.limit || w.bounceRate >= b.limit) return 'critical';
   if (w.complaintRate >= c.target || w.bounceRate >= b.target) return 'warning';

@@ -20,10 +20,10 @@ export const eventActivitySource: ActivitySource = {
   entries(ctx, query) {
     const page: EventPageQuery = { projectId: query.projectId, limit: query.limit, at: query.before.at, key: query.before.key, from: query.from, to: query.to };
     let events: KeyedEvent[];
-    if (query.contactId !== null) events = eventsPageOfContact(ctx.db, page, query.contactId, query.types);
-    else if (query.types === null) events = eventsPage(ctx.db, page);
+    if (query.contactId !== null) events = eventsPageOfContact(ctx.db, page, query.contactId, query.types).rows;
+    else if (query.types === null) events = eventsPage(ctx.db, page).rows;
     // one index range per name, merged: each read stops after `limit` rows however rare the name
-    else events = query.types.flatMap((name) => eventsPageNamed(ctx.db, page, name)).sort(newerFirst).slice(0, query.limit);
+    else events = query.types.flatMap((name) => eventsPageNamed(ctx.db, page, name).rows).sort(newerFirst).slice(0, query.limit);
     return events.map(toEntry);
   },
 };

@@ -1,5 +1,6 @@
 import { iso } from '../clock.js';
-import type { EventRecord } from './store.js';
+import { encodeCursor } from '../http/pagination.js';
+import type { EventListPage, EventRecord } from './store.js';
 
 /** The Event resource as the API answers it. */
 export const presentEvent = (e: EventRecord) => ({
@@ -10,3 +11,9 @@ export const presentEvent = (e: EventRecord) => ({
   data: e.data,
   createdAt: iso(e.createdAt),
 });
+
+/** A list page as the API answers it: the cursor is the last event's position, for the page after it. */
+export function presentEventPage({ events, hasMore }: EventListPage) {
+  const last = events.at(-1);
+  return { data: events.map(presentEvent), cursor: hasMore && last ? encodeCursor({ key: last.createdAt, id: String(last.key) }) : null, hasMore };
+}

@@ -8,7 +8,7 @@ import type { KeyKind } from '../projects/keys.js';
 import { eventData } from './data.js';
 import { groupCommit } from '../bus/group-commit.js';
 import { isReservedEventName, trackedEventName } from '../bus/catalogue.js';
-import { countEventsByName, countEventsByNameBetween, deleteEventsNamed, listContactEvents, type EventRecord, type NameCount } from './store.js';
+import { countEventsByName, countEventsByNameBetween, deleteEventsNamed, listContactEvents, type EventCursor, type EventListPage, type NameCount } from './store.js';
 import { inBatches, WRITE_BATCH } from '../store/batches.js';
 import { readFor } from '../store/reader.js';
 
@@ -35,9 +35,9 @@ export function trackEvent(core: Core, projectId: string, input: TrackInput, req
   });
 }
 
-/** Every event of a contact of this project, newest first (404 for another project's contact). */
-export function eventsOfContact(core: Core, projectId: string, contactId: string, limit: number): EventRecord[] {
-  return listContactEvents(core.db, projectId, getContact(core, projectId, contactId).id, limit);
+/** A page of a contact's events, newest first (404 for another project's contact). */
+export function eventsOfContact(core: Core, projectId: string, contactId: string, limit: number, before: EventCursor | null): EventListPage {
+  return listContactEvents(core.db, projectId, getContact(core, projectId, contactId).id, limit, before);
 }
 
 /**

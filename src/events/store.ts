@@ -1,4 +1,4 @@
-import { parseJson, sql, type Db } from '../store/db.js';
+import { parseJson, sql, type Db, type Statement } from '../store/db.js';
 import type { ReadOptions, Reader } from '../store/reader.js';
 
 export interface EventRecord {
@@ -30,14 +30,41 @@ const toEvent = (r: EventRow): EventRecord => ({
   createdAt: r.created_at,
 });
 
-/** Newest first (insertion order within one millisecond); `name` narrows to one event name. */
-export function listEvents(db: Db, projectId: string, name: string | null, limit: number): EventRecord[] {
-  const q = newestPage(projectId, limit);
-  return name === null ? eventsPage(db, q) : eventsPageNamed(db, q, name);
+/**
+ * The characters of event data one list page holds at most: an event may carry a 1 MB body, and
+ * 500 of them were half a gigabyte built for one answer. The first row always comes.
+ */
+export const PAGE_DATA_BYTES = 4 * 1024 * 1024;
+
+/** A list page: the events, and whether more follow (the last one's position is the cursor). */
+export interface EventListPage {
+  events: KeyedEvent[];
+  hasMore: boolean;
 }
 
-export function listContactEvents(db: Db, projectId: string, contactId: string, limit: number): EventRecord[] {
-  return eventsPageOfContact(db, newestPage(projectId, limit), contactId, null);
+/** Where a list page starts: strictly before this (created_at, rowid), or the newest. */
+export interface EventCursor {
+  at: number;
+  key: number;
+}
+
+const listQuery = (projectId: string, limit: number, before: EventCursor | null): EventPageQuery => ({
+  ...newestPage(projectId, limit + 1),
+  ...(before ?? {}),
+  maxBytes: PAGE_DATA_BYTES,
+});
+
+/** Cuts a page read one row past `limit`: the extra row, or the data budget, says more follow. */
+const listPage = ({ rows, cut }: PageRows, limit: number): EventListPage => ({ events: rows.slice(0, limit), hasMore: cut || rows.length > limit });
+
+/** Newest first (insertion order within one millisecond); `name` narrows to one event name. */
+export function listEvents(db: Db, projectId: string, name: string | null, limit: number, before: EventCursor | null): EventListPage {
+  const q = listQuery(projectId, limit, before);
+  return listPage(name === null ? eventsPage(db, q) : eventsPageNamed(db, q, name), limit);
+}
+
+export function listContactEvents(db: Db, projectId: string, contactId: string, limit: number, before: EventCursor | null): EventListPage {
+  return listPage(eventsPageOfContact(db, listQuery(projectId, limit, before), contactId, null), limit);
 }
 
 /** An email's events, oldest first (the first `limit` of them). */
@@ -89,6 +116,8 @@ export interface EventPageQuery {
   key: number;
   from: number;
   to: number;
+  /** Stop once the rows read carry more data than this (the first row always comes). */
+  maxBytes?: number;
 }
 
 export type KeyedEvent = EventRecord & { key: number };
@@ -107,40 +136,51 @@ const PAGE_BOUNDS = 'created_at >= @from AND created_at <= @upper AND (created_a
 const PAGE_ORDER = 'ORDER BY created_at DESC, rowid DESC LIMIT @limit';
 
 const pageParams = (q: EventPageQuery) => ({ project_id: q.projectId, limit: q.limit, at: q.at, key: q.key, from: q.from, upper: Math.min(q.to, q.at) });
-const toKeyed = (rows: unknown[]) => (rows as (EventRow & { key: number })[]).map((r) => ({ ...toEvent(r), key: r.key }));
+
+/** The rows of a page; `cut` when its data budget ended it before its `limit`. */
+export interface PageRows {
+  rows: KeyedEvent[];
+  cut: boolean;
+}
+
+/** Reads rows one at a time (never the whole page at once) until `maxBytes` of data. */
+function readPage(statement: Statement, params: Record<string, unknown>, maxBytes = Infinity): PageRows {
+  const rows: KeyedEvent[] = [];
+  let bytes = 0;
+  for (const row of statement.iterate(params) as IterableIterator<EventRow & { key: number }>) {
+    bytes += Buffer.byteLength(row.data);
+    if (rows.length > 0 && bytes > maxBytes) return { rows, cut: true };
+    rows.push({ ...toEvent(row), key: row.key });
+  }
+  return { rows, cut: false };
+}
 
 // Each page query names its index: with a time range bounded on both sides, SQLite's planner
 // otherwise takes events_project_time for one name too and reads every event to find a rare one.
 
 /** Every event of the project. */
-export function eventsPage(db: Db, q: EventPageQuery): KeyedEvent[] {
-  return toKeyed(
-    sql(db, `SELECT rowid AS key, ${EVENT_COLUMNS} FROM events INDEXED BY events_project_time WHERE project_id = @project_id AND ${PAGE_BOUNDS} ${PAGE_ORDER}`).all(
-      pageParams(q),
-    ),
-  );
+export function eventsPage(db: Db, q: EventPageQuery): PageRows {
+  return readPage(sql(db, `SELECT rowid AS key, ${EVENT_COLUMNS} FROM events INDEXED BY events_project_time WHERE project_id = @project_id AND ${PAGE_BOUNDS} ${PAGE_ORDER}`), pageParams(q), q.maxBytes);
 }
 
 /** The events of one name. */
-export function eventsPageNamed(db: Db, q: EventPageQuery, name: string): KeyedEvent[] {
-  return toKeyed(
-    sql(
-      db,
-      `SELECT rowid AS key, ${EVENT_COLUMNS} FROM events INDEXED BY events_project_name WHERE project_id = @project_id AND name = @name AND ${PAGE_BOUNDS} ${PAGE_ORDER}`,
-    ).all({
-      ...pageParams(q),
-      name,
-    }),
+export function eventsPageNamed(db: Db, q: EventPageQuery, name: string): PageRows {
+  return readPage(
+    sql(db, `SELECT rowid AS key, ${EVENT_COLUMNS} FROM events INDEXED BY events_project_name WHERE project_id = @project_id AND name = @name AND ${PAGE_BOUNDS} ${PAGE_ORDER}`),
+    { ...pageParams(q), name },
+    q.maxBytes,
   );
 }
 
 /** The events of one contact, of the given names only when `names` is not null. */
-export function eventsPageOfContact(db: Db, q: EventPageQuery, contactId: string, names: string[] | null): KeyedEvent[] {
-  return toKeyed(
+export function eventsPageOfContact(db: Db, q: EventPageQuery, contactId: string, names: string[] | null): PageRows {
+  return readPage(
     sql(
       db,
       `SELECT rowid AS key, ${EVENT_COLUMNS} FROM events INDEXED BY events_contact WHERE contact_id = @contact_id AND project_id = @project_id AND ${PAGE_BOUNDS}
          AND (@names IS NULL OR name IN (SELECT value FROM json_each(@names))) ${PAGE_ORDER}`,
-    ).all({ ...pageParams(q), contact_id: contactId, names: names === null ? null : JSON.stringify(names) }),
+    ),
+    { ...pageParams(q), contact_id: contactId, names: names === null ? null : JSON.stringify(names) },
+    q.maxBytes,
   );
 }

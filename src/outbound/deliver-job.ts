@@ -25,6 +25,7 @@ import {
   type StoredDelivery,
 } from '../emails/store.js';
 import { ByteBudget } from './byte-budget.js';
+import { campaignCancelled } from './cancelled-store.js';
 import { outgoing, type Outgoing } from './outgoing.js';
 import { insertAttempt } from '../emails/log-store.js';
 import type { SlidingWindow } from '../limits/sliding-window.js';
@@ -150,10 +151,13 @@ export function deliveryJob(core: Core, opts: DeliveryJobOptions): JobHandler<De
       if (suppressionWithholding(core.db, email.projectId, email.to, email)) {
         return commit(() => setEmailStatus(core.db, email.id, 'suppressed', null, core.clock.now()));
       }
+      const bulk = job.lane === 'bulk';
+      if (bulk && email.campaignId !== null && campaignCancelled(core.db, email.campaignId)) {
+        return commit(() => setEmailStatus(core.db, email.id, 'failed', 'campaign cancelled', core.clock.now()));
+      }
       // the throttle is asked first and counts last: a job the pacer sends back takes no place in it
       const throttledUntil = opts.throttle?.fullUntil(email.projectId) ?? null;
       if (throttledUntil !== null) return { retryAt: throttledUntil, reason: 'project send throttle' };
-      const bulk = job.lane === 'bulk';
       const paced = bulk ? pacer.take(email.projectId) : null;
       if (paced !== null) return { retryAt: paced, reason: 'delivery.bulkPerSecond' };
       const warmedUp = warmup.take(email.projectId, email.senderDomain, bulk);

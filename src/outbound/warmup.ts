@@ -24,14 +24,26 @@ interface Today {
   day: number;
   firstDay: number;
   sent: number;
+  /** Bulk deliveries held today, each given its own time after today (in memory: a restart starts over). */
+  held: number;
 }
 
 /** The budget of warm-up day `day` (1-based): the schedule's, or null once it is over. */
 export const warmupBudget = (schedule: readonly number[], day: number): number | null => (day <= schedule.length ? schedule[day - 1]! : null);
 
+/**
+ * When the next held bulk delivery of `today` is due: tomorrow's start plus its place among those
+ * held today, at the pace of tomorrow's budget (past its last place, the day after, and so on).
+ * With no budget tomorrow (the schedule ends) today's pace spreads them.
+ */
+function heldUntil(today: Today, budget: number, tomorrow: number | null): number {
+  const place = today.held++;
+  return (today.day + 1) * DAY_MS + Math.floor((place * DAY_MS) / Math.max(tomorrow ?? budget, 1));
+}
+
 /** A domain's day as the store has it: its first day of sending (today for a domain yet to send) and the deliveries written today. */
 function storedToday(db: Db, projectId: string, domain: string, day: number): Today {
-  return { day, firstDay: Math.min(firstSendDay(db, projectId, domain) ?? day, day), sent: warmupSent(db, projectId, domain, day) };
+  return { day, firstDay: Math.min(firstSendDay(db, projectId, domain) ?? day, day), sent: warmupSent(db, projectId, domain, day), held: 0 };
 }
 
 /** A sender domain's warm-up today as the store has it (outcomes written), or null when warm-up is off. */
@@ -45,8 +57,9 @@ export function warmupState(db: Db, config: WarmupConfig, projectId: string, dom
 /**
  * `delivery.warmup`: a new sender domain's deliveries per UTC day follow the schedule from its
  * first send (the first day sender_daily counts for it). Every delivery counts; only bulk mail
- * is held when the day's budget is used, until the next day starts; transactional mail always
- * goes. The day's count is kept in memory as deliveries start and written with each outcome, so a
+ * is held when the day's budget is used, transactional mail always goes. Held mail is spread over
+ * the next day at the pace of its budget (the n-th held delivery due n budget-shares of the day
+ * after its start), never all due at 00:00 UTC at once. The day's count is kept in memory as deliveries start and written with each outcome, so a
  * restart loses at most the deliveries under way.
  */
 export class Warmup {
@@ -70,12 +83,13 @@ export class Warmup {
     return today;
   }
 
-  /** Null when a delivery from `domain` may start now (it is counted); for bulk mail over the day's budget, when the next day starts. */
+  /** Null when a delivery from `domain` may start now (it is counted); for bulk mail over the day's budget, when to try again. */
   take(projectId: string, domain: string, bulk: boolean): number | null {
     if (!this.config.enabled) return null;
     const today = this.today(projectId, domain);
-    const budget = warmupBudget(this.config.schedule, today.day - today.firstDay + 1);
-    if (bulk && budget !== null && today.sent >= budget) return (today.day + 1) * DAY_MS;
+    const day = today.day - today.firstDay + 1;
+    const budget = warmupBudget(this.config.schedule, day);
+    if (bulk && budget !== null && today.sent >= budget) return heldUntil(today, budget, warmupBudget(this.config.schedule, day + 1));
     today.sent++;
     return null;
   }

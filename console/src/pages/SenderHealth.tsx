@@ -23,14 +23,14 @@ export interface DomainHealth {
   id: string;
   domain: string;
   warmup: { day: number; budget: number | null; sentToday: number } | null;
-  health: { status: 'good' | 'warning' | 'critical' | 'unknown'; windows: Window[]; thresholds: { complaintRate: Threshold; bounceRate: Threshold } };
+  health: { status: 'good' | 'warning' | 'critical' | 'unknown'; windows: Window[]; thresholds: { complaintRate: Threshold; bounceRate: Threshold; minimumSent: number } };
 }
 
 const STATUS: Record<DomainHealth['health']['status'], string> = {
   good: 'Good',
   warning: 'Warning: over the target',
   critical: 'Critical: over the providers’ limit',
-  unknown: 'No mail in 30 days',
+  unknown: 'Not enough mail to judge yet',
 };
 
 const percent = (rate: number | null) => (rate === null ? '–' : `${(rate * 100).toFixed(2)}%`);
