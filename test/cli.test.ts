@@ -15,9 +15,8 @@ test('serve: first start prints the default project keys once, then the ready li
     assert.ok(/^pk_[0-9a-f]{64}$/.test(d.project.publicKey));
     assert.ok(/^sk_[0-9a-f]{64}$/.test(d.project.secretKey));
     assert.ok(/^http:\/\/127\.0\.0\.1:\d+$/.test(d.url));
-    const started = Date.now();
+    // exit 0: stopped within its own deadline (past 9.5 s serve exits 1, saying shutdown took too long)
     assert.is(await d.stop(), 0);
-    assert.ok(Date.now() - started < 10_000);
     await d.restart();
     const list = d.cli('project', 'list');
     assert.is(list.length, 1, 'no second default project on restart');
@@ -36,9 +35,8 @@ test('SIGTERM with an idle SMTP client and an open HTTP connection still exits 0
     const http = createConnection({ host: '127.0.0.1', port: Number(new URL(d.url).port) });
     http.write('GET /health HTTP/1.1\r\nHost: x\r\n'); // an unfinished request
     http.on('error', () => {});
-    const started = Date.now();
+    // exit 0: neither connection held the stop past serve's 9.5 s deadline (it exits 1 then)
     assert.is(await d.stop(), 0);
-    assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
     smtp.destroy();
     http.destroy();
   } finally {

@@ -1,7 +1,8 @@
 // One project's backlog in a shared queue must not hold up another project's work: workflow steps,
 // contact imports and bulk jobs (the job runner's claims), and /v1/verify's DNS lookups (a fair gate
 // and a short failure cache). Each test builds the backlog, then times or orders the other
-// project's work against it. (Delivery's claims: test/delivery-lanes.test.ts.)
+// project's work against it: what finished before what, never how long it took (a loaded machine
+// stretches that). (Delivery's claims: test/delivery-lanes.test.ts.)
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,15 +28,23 @@ test.after(async () => {
   await dns.close();
 });
 
-/** A webhook receiver that answers `/fast/...` at once and keeps every other request waiting until closed. */
-async function startSlowReceiver(): Promise<{ url: string; held: () => number; arrivals: Map<string, number>; close(): Promise<void> }> {
+/**
+ * A webhook receiver that answers `/fast/...` at once and keeps every other request waiting until
+ * closed; `arrivals` says, for each fast request, how many held ones the daemon had given up on
+ * (its 10 s timeout) before it came.
+ */
+async function startSlowReceiver(): Promise<{ url: string; held: () => number; arrivals: Map<string, { heldEnded: number }>; close(): Promise<void> }> {
   const held: ServerResponse[] = [];
-  const arrivals = new Map<string, number>();
+  const arrivals = new Map<string, { heldEnded: number }>();
+  let heldEnded = 0;
   const server: Server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      if (!req.url?.startsWith('/fast/')) return void held.push(res);
-      arrivals.set(req.url, performance.now());
+      if (!req.url?.startsWith('/fast/')) {
+        res.once('close', () => heldEnded++);
+        return void held.push(res);
+      }
+      arrivals.set(req.url, { heldEnded });
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
@@ -74,12 +83,10 @@ test('workflow steps: another project\'s webhook step runs at once while one pro
     await Promise.all(Array.from({ length: 48 }, (_, i) => track(busy, `slow${i}@busy.test`, 'slow-signup')));
     // the backlog holds its places: its webhooks wait for an answer that does not come (10 s timeout)
     await eventually((saw) => (saw({ held: hooks.held() }), hooks.held() >= 16), 15_000, '16 slow webhooks in flight');
-    const started = performance.now();
     await track(other, 'quick@other.test', 'quick-signup');
     await eventually((saw) => (saw([...hooks.arrivals.keys()]), hooks.arrivals.has('/fast/other')), 20_000, 'the other project\'s webhook');
-    const ms = hooks.arrivals.get('/fast/other')! - started;
-    // one FIFO pool of places made it wait for the first slow webhook to time out (10 s and more)
-    assert.ok(ms < 5000, `the other project's webhook arrived after ${Math.round(ms)} ms (alone: a few hundred)`);
+    // one FIFO pool of places made it wait for slow webhooks to time out (10 s each) and free theirs
+    assert.is(hooks.arrivals.get('/fast/other')!.heldEnded, 0, "the other project's webhook arrived before any of the backlog's had ended");
     assert.ok(hooks.held() >= 16, `the backlog was still in flight (${hooks.held()} webhooks held)`);
   } finally {
     await hooks.close();
@@ -112,11 +119,9 @@ test('imports: another project\'s one-row import completes while one project\'s 
     assert.is(r.status, 202, JSON.stringify(r.body));
     ids.push(r.body.jobId);
   }
-  const started = performance.now();
   const small = await uploadCsv(d, csvOf(1, 'small.test'), { key: other.secretKey });
   assert.is(small.status, 202, JSON.stringify(small.body));
   const done = await finished(d, `/contacts/import/${small.body.jobId}`, other.secretKey, 60_000);
-  const ms = performance.now() - started;
   assert.is(done.state, 'completed');
   assert.is(done.result.created, 1);
   const backlog = await Promise.all(ids.map((id) => finished(d, `/contacts/import/${id}`, busy.secretKey, 120_000)));
@@ -124,7 +129,7 @@ test('imports: another project\'s one-row import completes while one project\'s 
   // one import at a time in the daemon ran it after every one queued before it
   const { waiting, finishedFirst } = overtaken(backlog, done);
   assert.ok(waiting >= 2, `the backlog was there: ${waiting} large imports unfinished when the small one was queued`);
-  assert.ok(finishedFirst <= 1, `${finishedFirst} of those ${waiting} finished before the small one (which took ${Math.round(ms)} ms)`);
+  assert.ok(finishedFirst <= 1, `${finishedFirst} of those ${waiting} finished before the small one`);
 });
 
 test('bulk jobs: another project\'s bulk job completes beside one project\'s eight queued ones', async () => {
@@ -179,15 +184,16 @@ test('verify: another project\'s verification answers at once while one project 
   const other = d.createProject('good-names');
   for (let i = 0; i < 40; i++) dns.misbehave(`silent${i}.test`, 'silent');
   mailDomain('answers.test');
-  const pending = Array.from({ length: 40 }, (_, i) => verify(busy, `a@silent${i}.test`).catch(() => null));
+  let busyAnswered = 0;
+  const counted = () => void busyAnswered++;
+  const pending = Array.from({ length: 40 }, (_, i) => verify(busy, `a@silent${i}.test`).then(counted, counted));
   await eventually((saw) => (saw({ asked: dns.asked('silent3.test') }), dns.asked('silent3.test') > 0), 10_000, 'the silent names asked');
-  const started = performance.now();
   const r = await verify(other, 'ann@answers.test');
-  const ms = performance.now() - started;
+  const answeredBefore = busyAnswered;
   assert.is(r.status, 200);
   assert.is(r.body.data.valid, true);
-  // one queue of 16 DNS queries for the daemon put it behind 160 lookups that each wait out their timeout
-  assert.ok(ms < 3000, `the other project's verification took ${Math.round(ms)} ms (alone: tens of ms)`);
+  // one queue of 16 DNS queries for the daemon put it behind 160 lookups that each wait out their timeout (5 s, twice)
+  assert.is(answeredBefore, 0, "the other project's verification answered before any of the busy project's");
   // 4 of the busy project's verifications ask DNS, 36 wait; 64 may wait: of 30 more, 2 are refused
   const more = await Promise.all(Array.from({ length: 30 }, (_, i) => verify(busy, `b@silent${i}.test`).then((x) => x.status).catch(() => 0)));
   const refused = more.filter((s) => s === 429).length;

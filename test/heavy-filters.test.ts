@@ -10,6 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Keys, TestDaemon } from './helpers/daemon.js';
 import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
+import { answeredMeanwhile, assertAnsweredMeanwhile, type Probe } from './helpers/meanwhile.js';
 import { seedStore } from './helpers/seed.js';
 
 /** Enough contacts that each heavy filter below takes about a second here, several on a loaded machine. */
@@ -96,51 +97,22 @@ const HEAVY: Record<string, unknown> = {
   'OR of 200 event conditions': anyOf(Array.from({ length: 200 }, (_, i) => ({ field: `ev${i % 20}`, operator: 'triggeredWithin', value: 1 + i, unit: 'hours' }))),
 };
 
-interface Probe {
-  what: string;
-  ms: number;
-  /** Answered before the heavy read ended: it was in flight at that moment. */
-  meanwhile: boolean;
-}
+/** /health, another project's list and its segment page (a read on the reader threads too, which must not wait for the heavy one). */
+const probes = (): Probe[] => [
+  { what: 'GET /health', ask: () => d.request('GET', '/health', undefined, { key: null }) },
+  { what: 'GET /contacts of another project', ask: () => d.request('GET', '/contacts?limit=20', undefined, { key: other.secretKey }) },
+  { what: "another project's segment page (a read on the reader threads)", ask: () => d.request('GET', `/segments/${otherSegment}/contacts`, undefined, { key: other.secretKey }) },
+];
 
 /**
- * Runs `heavy` and, until it ends, asks /health, the other project's GET /contacts and its segment page in turn:
- * answers the heavy request's reply and every probe that was answered while it was still running.
+ * Runs `heavy` while the probes ask in turn; checks each answered before it ended (it held neither
+ * the event loop nor every reader thread) and answers its reply. How long they waited is a figure of
+ * the fairness-filters bench.
  */
-async function whileRunning<T>(heavy: Promise<T>): Promise<{ reply: T; probes: Probe[]; heavyMs: number }> {
-  const started = performance.now();
-  let done = false;
-  // settled, not rejected, while the probes run: a failure is rethrown once they stop
-  const finished = heavy.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  void finished.then(() => (done = true));
-  const probes: Probe[] = [];
-  while (!done) {
-    for (const [what, path, key] of [
-      ['GET /health', '/health', null],
-      ['GET /contacts of another project', '/contacts?limit=20', other.secretKey],
-      ["another project's segment page (a read on the reader threads)", `/segments/${otherSegment}/contacts`, other.secretKey],
-    ] as const) {
-      if (done) break;
-      const t = performance.now();
-      const r = await d.request('GET', path, undefined, { key });
-      assert.is(r.status, 200, what);
-      probes.push({ what, ms: performance.now() - t, meanwhile: !done });
-    }
-  }
-  const outcome = await finished;
-  if ('error' in outcome) throw outcome.error;
-  return { reply: outcome.value, probes, heavyMs: performance.now() - started };
-}
-
-/** Every probe sent while the heavy read ran answered within a second (a loaded machine's bound; alone they take milliseconds), several before it ended. */
-function assertResponsive(what: string, run: { probes: Probe[]; heavyMs: number }): void {
-  const slowest = run.probes.reduce((a, b) => (b.ms > a.ms ? b : a));
-  assert.ok(slowest.ms < 1000, `${what}: ${slowest.what} took ${Math.round(slowest.ms)} ms while the heavy read ran (${Math.round(run.heavyMs)} ms)`);
-  const meanwhile = run.probes.filter((p) => p.meanwhile).length;
-  assert.ok(meanwhile >= 3, `${what}: the heavy read was still running while /health and another project answered (${meanwhile} probes, ${Math.round(run.heavyMs)} ms)`);
+async function whileRunning<T>(what: string, heavy: Promise<T>): Promise<T> {
+  const run = await answeredMeanwhile(heavy, probes());
+  assertAnsweredMeanwhile(what, run.meanwhile);
+  return run.value;
 }
 
 const api = (method: string, path: string, body?: unknown) => d.request(method, path, body);
@@ -149,39 +121,34 @@ test('a segment page (page and count) of each heavy shape runs off the event loo
   for (const [name, condition] of Object.entries(HEAVY)) {
     const segment = await api('POST', '/segments', { name, condition });
     assert.is(segment.status, 201, JSON.stringify(segment.body));
-    const run = await whileRunning(api('GET', `/segments/${segment.body.id}/contacts`));
-    assert.is(run.reply.status, 200, JSON.stringify(run.reply.body));
-    assert.equal([run.reply.body.total, run.reply.body.data], [0, []], name);
-    assertResponsive(name, run);
+    const reply = await whileRunning(name, api('GET', `/segments/${segment.body.id}/contacts`));
+    assert.is(reply.status, 200, JSON.stringify(reply.body));
+    assert.equal([reply.body.total, reply.body.data], [0, []], name);
   }
 });
 
 test("the fields of a project whose contacts hold many keys are listed off the event loop", async () => {
-  const run = await whileRunning(d.request('GET', '/contacts/fields', undefined, { key: wide.secretKey }));
-  assert.is(run.reply.status, 200, JSON.stringify(run.reply.body));
-  assert.is(run.reply.body.count, 4 + WIDE_KEYS, 'the standard fields and every key');
-  assertResponsive('fields listing', run);
+  const reply = await whileRunning('fields listing', d.request('GET', '/contacts/fields', undefined, { key: wide.secretKey }));
+  assert.is(reply.status, 200, JSON.stringify(reply.body));
+  assert.is(reply.body.count, 4 + WIDE_KEYS, 'the standard fields and every key');
 });
 
 test('a segment count (refresh), the preview of a condition and a FILTERED campaign (audience count, then the fan-out walk) run off the event loop', async () => {
   const condition = HEAVY['OR of 200 contains'];
   const segment = (await api('POST', '/segments', { name: 'count me', condition })).body;
-  const refresh = await whileRunning(api('POST', `/segments/${segment.id}/refresh`));
-  assert.equal([refresh.reply.status, refresh.reply.body], [200, { memberCount: 0 }]);
-  assertResponsive('refresh', refresh);
-  const preview = await whileRunning(api('POST', '/segments/preview', { condition }));
-  assert.equal([preview.reply.status, preview.reply.body], [200, { count: 0, sample: [] }]);
-  assertResponsive('preview of a condition not saved', preview);
+  const refresh = await whileRunning('refresh', api('POST', `/segments/${segment.id}/refresh`));
+  assert.equal([refresh.status, refresh.body], [200, { memberCount: 0 }]);
+  const preview = await whileRunning('preview of a condition not saved', api('POST', '/segments/preview', { condition }));
+  assert.equal([preview.status, preview.body], [200, { count: 0, sample: [] }]);
 
   const campaign = (await api('POST', '/campaigns', { name: 'heavy', subject: 'Hi', body: '<p>hi</p>', from: 'news@heavy-sender.test', audienceType: 'FILTERED', audienceCondition: HEAVY_MARKED })).body.data;
-  const send = await whileRunning(api('POST', `/campaigns/${campaign.id}/send`, {}));
-  assert.is(send.reply.status, 200, JSON.stringify(send.reply.body));
-  assert.is(send.reply.body.data.totalRecipients, MARKED);
-  assertResponsive('campaign audience count', send);
-  const fanout = await whileRunning(
+  const send = await whileRunning('campaign audience count', api('POST', `/campaigns/${campaign.id}/send`, {}));
+  assert.is(send.status, 200, JSON.stringify(send.body));
+  assert.is(send.body.data.totalRecipients, MARKED);
+  await whileRunning(
+    'campaign fan-out',
     eventually(async () => ((await api('GET', `/campaigns/${campaign.id}`)).body.status === 'SENT' ? true : null), 60_000, 'the campaign SENT'),
   );
-  assertResponsive('campaign fan-out', fanout);
   const stats = (await api('GET', `/campaigns/${campaign.id}`)).body;
   assert.equal([stats.sentCount, stats.deliveredCount], [MARKED, MARKED]);
 });
@@ -192,9 +159,8 @@ test('compute of a tracked heavy segment: the scan off the event loop, thousands
   const segment = (await api('POST', '/segments', { name: 'most', condition, trackMembership: true })).body;
   const { memberCount } = (await api('POST', `/segments/${segment.id}/refresh`)).body;
   assert.ok(memberCount > CONTACTS / 2, `most contacts match (${memberCount})`);
-  const run = await whileRunning(api('POST', `/segments/${segment.id}/compute`));
-  assert.equal([run.reply.status, run.reply.body], [200, { added: memberCount, removed: 0, total: memberCount }]);
-  assertResponsive('compute', run);
+  const computed = await whileRunning('compute', api('POST', `/segments/${segment.id}/compute`));
+  assert.equal([computed.status, computed.body], [200, { added: memberCount, removed: 0, total: memberCount }]);
   assert.equal((await api('POST', `/segments/${segment.id}/compute`)).body, { added: 0, removed: 0, total: memberCount }, 'nothing left to record');
 });
 
@@ -209,14 +175,12 @@ test('past its budget a read is stopped: 422 QUERY_TIMEOUT for requests; count a
 
   await reconfigure({ threads: 2, requestBudgetMs: 200, jobBudgetMs: 20 });
   const timedOut = async (what: string, reply: Promise<{ status: number; body: any }>) => {
-    const started = performance.now();
     const r = await reply;
     assert.is(r.status, 422, `${what}: ${JSON.stringify(r.body)}`);
     assert.is(r.body.error.code, 'QUERY_TIMEOUT', what);
     assert.match(r.body.error.message, /stopped after 200 ms/, what);
     assert.equal(r.body.error.details, { budgetMs: 200 }, what);
     assert.type(r.body.error.suggestion, 'string');
-    assert.ok(performance.now() - started < 5000, `${what}: answered soon after the budget`);
   };
   await timedOut('segment page', api('GET', `/segments/${tracked.id}/contacts`));
   await timedOut('segment preview', api('POST', '/segments/preview', { condition }));

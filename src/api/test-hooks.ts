@@ -20,7 +20,8 @@ export function savedClockOffset(db: Db): number {
 
 /**
  * Routes that exist only with `testHooks` on: moving the clock so tests never sleep for minutes,
- * and a task that exhausts the heavy thread's heap (after `afterMs`), answered as a request that
+ * which compose pool served which ops (so a test says which thread read a message, not how long
+ * another request waited), and a task that exhausts the heavy thread's heap (after `afterMs`), answered as a request that
  * needed more than the thread allows is.
  */
 export function testHookRoutes(db: Db, clock: ShiftableClock, threads: ComposeThreads, runner: JobRunner, adminToken: string | null): Router<ApiState> {
@@ -62,6 +63,10 @@ export function testHookRoutes(db: Db, clock: ShiftableClock, threads: ComposeTh
       }
     },
   );
+  router.get('/_test/threads', describe({ summary: 'The ops each compose pool served (testHooks)', auth: 'admin', answers: { 200: 'TestThreadsResult' } }), (ctx) => {
+    admin(ctx.get('Authorization'));
+    ctx.body = { compose: threads.compose.served(), heavy: threads.heavy.served() };
+  });
   router.post(
     '/_test/heavy-thread',
     describe({ summary: "Exhaust the heavy thread's heap (testHooks)", auth: 'admin', body: 'test-heavy-thread' }),

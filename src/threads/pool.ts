@@ -65,6 +65,8 @@ export interface Pools<M extends OpMap> {
 
 export interface ThreadPool<M extends OpMap> {
   run<K extends keyof M & string>(op: K, input: M[K]['input'], transfer?: readonly ArrayBuffer[]): Promise<M[K]['output']>;
+  /** The tasks given to the pool since it was made, by op: which pool served what (GET /_test/threads). */
+  served(): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -105,6 +107,7 @@ export function createThreadPool<M extends OpMap>(script: WorkerScript, size: nu
   let threads: Thread[] = [];
   let nextId = 0;
   let closed = false;
+  const served = new Map<string, number>();
 
   const spawn = (): Thread => {
     // stdout is read and dropped: the daemon's stdout carries its JSON lines, and a library's console
@@ -157,9 +160,11 @@ export function createThreadPool<M extends OpMap>(script: WorkerScript, size: nu
       new Promise((resolve, reject) => {
         if (closed) return reject(new Error('the thread pool is closed'));
         const id = nextId++;
+        served.set(op, (served.get(op) ?? 0) + 1);
         waiting.push({ id, request: { id, op, input } satisfies ThreadRequest, transfer: [...transfer], resolve: resolve as (v: unknown) => void, reject });
         dispatch();
       }),
+    served: () => Object.fromEntries(served),
     close: async () => {
       closed = true;
       for (const task of waiting.splice(0)) task.reject(new Error('the thread pool is closed'));

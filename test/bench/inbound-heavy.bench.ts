@@ -21,6 +21,8 @@ const SHAPES: Record<string, (subject: string) => Buffer> = {
   'part-headers': (s) => hugePartHeaders(s, SIZE),
   'dkim-relaxed': (s) => relaxedDkimLines(s, SIZE / 4),
   'dkim-relaxed-999k-lines': (s) => relaxedDkimLines(s, 999_000, 3),
+  // 1 MB of short lines under 10 signatures: small, but seconds of hashing (the heavy thread's, by its line hashes)
+  'dkim-10-hashes-1mb': (s) => relaxedDkimLines(s, 249_000, 10),
   html: (s) => largeHtml(s, SIZE),
 };
 

@@ -24,3 +24,22 @@ export async function advance(daemon: TestDaemon, ms: number): Promise<number> {
   assert.is(r.status, 200, JSON.stringify(r.body));
   return Date.parse(r.body.now as string);
 }
+
+/** The tasks each compose pool was given since the daemon started, by op. */
+export interface ThreadsServed {
+  compose: Record<string, number>;
+  heavy: Record<string, number>;
+}
+
+/** Which compose pool served which ops so far: what a test asserts instead of how long another request waited. */
+export async function threadsServed(daemon: TestDaemon): Promise<ThreadsServed> {
+  const r = await daemon.request('GET', '/_test/threads', undefined, { key: ADMIN });
+  assert.is(r.status, 200, JSON.stringify(r.body));
+  return r.body as ThreadsServed;
+}
+
+/** How many more tasks of `op` each pool was given between two readings. */
+export const servedSince = (before: ThreadsServed, after: ThreadsServed, op: string) => ({
+  compose: (after.compose[op] ?? 0) - (before.compose[op] ?? 0),
+  heavy: (after.heavy[op] ?? 0) - (before.heavy[op] ?? 0),
+});
