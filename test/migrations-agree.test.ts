@@ -7,10 +7,12 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { ConfigError } from '../src/config.js';
 import { migrate } from '../src/store/db.js';
-import type { Db } from '../src/store/engine/db.js';
+import type { Db, Param } from '../src/store/engine/db.js';
 import { postgresDb } from '../src/store/engine/postgres.js';
 import { migratePostgres, postgresSchemaVersion } from '../src/store/engine/postgres-migrate.js';
+import { sqliteDb } from '../src/store/engine/sqlite.js';
 import { createTestDatabase, type TestDatabase } from './helpers/postgres.js';
 
 const versions = (folder: string) =>
@@ -166,6 +168,155 @@ test('the catalogues agree: tables, columns, keys, indexes and triggers, Postgre
   assert.equal(actual.indexes, expected.indexes, 'indexes');
   assert.equal(actual.triggers, expected.triggers, 'triggers');
   assert.ok(expected.triggers.length >= 30 && Object.keys(expected.tables).length >= 40, 'a whole schema was compared');
+});
+
+/** Writes that set off every trigger, some twice and some not at all (a WHEN that does not hold). */
+const T = 1_700_000_000_000;
+const HOUR = 3_600_000;
+const WRITES: [string, Param[]][] = [
+  ["INSERT INTO projects (id, name, created_at, updated_at) VALUES ('p1', 'P', 0, 0)", []],
+  ...[['c1', 1], ['c2', 0], ['c3', 1]].map(([id, subscribed]): [string, Param[]] => [
+    "INSERT INTO contacts (id, project_id, email, email_lc, subscribed, created_at, updated_at) VALUES (?, 'p1', ?, ?, ?, 0, 0)",
+    [id!, `${id}@x.test`, `${id}@x.test`, subscribed!],
+  ]),
+  ["UPDATE contacts SET subscribed = 1 WHERE id IN ('c1', 'c2')", []],
+  ["DELETE FROM contacts WHERE id = 'c3'", []],
+  [
+    `INSERT INTO campaigns (id, project_id, name, subject, body, from_email, type, status, audience_type, search_lc, walked, created_at, updated_at)
+     VALUES ('k1', 'p1', 'K', 's', 'b', 'f@a.test', 'MARKETING', 'SENDING', 'ALL', 'k', 1, 0, 0)`,
+    [],
+  ],
+  ...[
+    ['e1', 'k1', 'CAMPAIGN', 'ann@Rcpt.TEST'],
+    ['e2', 'k1', 'CAMPAIGN', 'bob@ÉCOLE.Test'],
+    ['e3', 'k1', 'CAMPAIGN', 'carl@x@Two.test'],
+    ['e4', 'k1', 'CAMPAIGN', 'dan@Simulator.Postmill.Invalid'],
+    ['e5', null, 'TRANSACTIONAL', 'eve@rcpt.test'],
+    ['e6', null, 'INBOUND', 'support@a.test'],
+  ].map(([id, campaign, source, to]): [string, Param[]] => [
+    `INSERT INTO emails (id, project_id, campaign_id, source_type, message_type, to_email, from_email, subject, sender_domain, message_id, status, created_at, updated_at)
+     VALUES (?, 'p1', ?, ?, 'MARKETING', ?, 'f@a.test', 's', 'a.test', ?, 'queued', ?, ?)`,
+    [id!, campaign!, source!, to!, `<${id}@a.test>`, T, T],
+  ]),
+  ["UPDATE emails SET status = 'deferred', deferrals = 1 WHERE id = 'e1'", []],
+  ["UPDATE emails SET status = 'delivered', delivered_at = ? WHERE id = 'e1'", [T + HOUR]],
+  ["UPDATE emails SET status = 'bounced', bounced_at = ? WHERE id = 'e2'", [T + 2 * HOUR]],
+  ["UPDATE emails SET first_opened_at = ?, first_clicked_at = ? WHERE id = 'e3'", [T + HOUR, T + 3 * HOUR]],
+  ["UPDATE emails SET status = 'delivered', delivered_at = ?, complained_at = ?, unsubscribed_at = ? WHERE id = 'e3'", [T, T + 4 * HOUR, T + 4 * HOUR]],
+  ["UPDATE emails SET status = 'delivered', delivered_at = ?, complained_at = ? WHERE id = 'e4'", [T, T]],
+  ["UPDATE emails SET bounced_at = ?, complained_at = ? WHERE id IN ('e5', 'e6')", [T, T]],
+  ...[
+    ['v1', 'c1', 'e1', 'email.sent', '{}', T],
+    ['v2', 'c1', 'e1', 'email.open', '{"isFirstOpen":true}', T],
+    ['v3', 'c1', 'e1', 'email.open', '{"isFirstOpen":false}', T],
+    ['v4', 'c1', 'e3', 'email.click', '{"link":"https://x.test/a","isFirstClick":1}', T],
+    ['v5', 'c1', 'e3', 'email.click', '{"link":"https://x.test/a","isFirstClick":false}', T],
+    ['v6', 'c1', 'e1', 'email.click', '{"link":"https://x.test/a"}', T],
+    ['v7', null, 'e2', 'email.bounce', '{"transientBounce":true}', T],
+    ['v8', null, 'e2', 'email.bounce', '{}', T + 24 * HOUR],
+    ['v9', null, 'e4', 'email.complaint', '{"simulated":true}', T],
+    ['v10', null, null, 'custom.thing', '{"isFirstOpen":true}', T],
+    ['v11', 'c2', 'e5', 'email.delivery', '{}', T],
+    ['v12', 'c2', 'e5', 'email.open', '{"isFirstOpen":1.0}', T],
+  ].map((values): [string, Param[]] => [
+    "INSERT INTO events (id, project_id, contact_id, email_id, name, data, created_at) VALUES (?, 'p1', ?, ?, ?, ?, ?)",
+    values as Param[],
+  ]),
+  ["DELETE FROM events WHERE id IN ('v2', 'v3', 'v8')", []],
+  ["INSERT INTO workflows (id, project_id, name, trigger_type, created_at, updated_at) VALUES ('w1', 'p1', 'W', 'MANUAL', 0, 0)", []],
+  ["INSERT INTO workflow_steps (id, workflow_id, type, name, created_at, updated_at) VALUES ('s1', 'w1', 'TRIGGER', 'a', 0, 0), ('s2', 'w1', 'DELAY', 'b', 0, 0), ('s3', 'w1', 'EXIT', 'c', 0, 0)", []],
+  ["INSERT INTO workflow_executions (id, workflow_id, project_id, status, started_at, updated_at) VALUES ('x1', 'w1', 'p1', 'RUNNING', 0, 0)", []],
+  [
+    `INSERT INTO workflow_step_runs (execution_id, seq, step_id, step_type, status, started_at)
+     VALUES ('x1', 1, 's1', 'TRIGGER', 'COMPLETED', 0), ('x1', 2, 's2', 'DELAY', 'WAITING', 0), ('x1', 3, 's1', 'TRIGGER', 'FAILED', 0), ('x1', 4, 's3', 'EXIT', 'COMPLETED', 0)`,
+    [],
+  ],
+  ["UPDATE workflow_step_runs SET status = 'FAILED' WHERE seq = 2", []],
+  ["UPDATE workflow_step_runs SET status = 'FAILED' WHERE seq = 3", []],
+  ["DELETE FROM workflow_step_runs WHERE seq = 1", []],
+  ["DELETE FROM workflow_steps WHERE id = 's3'", []],
+];
+
+/** What the triggers keep. */
+const COUNTED = [
+  'contact_counts',
+  'campaign_hourly',
+  'campaign_domains',
+  'campaign_links',
+  'campaign_link_clickers',
+  'event_counts',
+  'email_daily',
+  'sender_daily',
+  'workflow_step_counts',
+];
+
+async function counted(db: Db): Promise<Record<string, string[]>> {
+  const tables: Record<string, string[]> = {};
+  for (const table of COUNTED) tables[table] = (await db.all(`SELECT * FROM ${table}`)).map((row) => JSON.stringify(row)).sort();
+  tables.campaigns = (
+    await db.all(
+      `SELECT status, pending, sent_count, delivered_count, opened_count, clicked_count, bounced_count, complained_count, unsubscribed_count, deferred_count FROM campaigns`,
+    )
+  ).map((row) => JSON.stringify(row));
+  return tables;
+}
+
+test('the triggers count alike: the same writes leave the same counters on both engines', async () => {
+  const handle = new Database(':memory:');
+  migrate(handle);
+  const lite = sqliteDb(handle);
+  try {
+    for (const [sql, params] of WRITES) {
+      await lite.run(sql, params);
+      await pg.run(sql, params);
+    }
+    const expected = await counted(lite);
+    for (const [table, rows] of Object.entries(expected)) assert.ok(rows.length > 0, `the writes reach ${table}`);
+    assert.match(expected.campaigns![0]!, '"status":"SENT"', 'the campaign ended with its last final email');
+    const actual = await counted(pg);
+    for (const [table, rows] of Object.entries(expected)) assert.equal(actual[table], rows, table);
+  } finally {
+    await lite.close();
+  }
+});
+
+test('migrating again changes nothing; two daemons migrating one empty database at once make one schema', async () => {
+  const before = await postgresCatalogue(pg);
+  await migratePostgres(pg);
+  assert.equal(await postgresCatalogue(pg), before);
+  const fresh = await createTestDatabase();
+  const [a, b] = [postgresDb(fresh.url), postgresDb(fresh.url)];
+  try {
+    await Promise.all([migratePostgres(a), migratePostgres(b)]);
+    assert.is(await postgresSchemaVersion(b), await postgresSchemaVersion(pg));
+    assert.equal(await postgresCatalogue(a), before);
+  } finally {
+    await a.close();
+    await b.close();
+    await fresh.drop();
+  }
+});
+
+test("another application's database, or one a newer Postmill wrote, is refused with one line and left as it is", async () => {
+  const other = await createTestDatabase();
+  const db = postgresDb(other.url);
+  try {
+    await db.exec('CREATE TABLE orders (id integer PRIMARY KEY)');
+    const foreign = await migratePostgres(db).catch((error: unknown) => error);
+    assert.instance(foreign, ConfigError);
+    assert.is((foreign as Error).message, 'the PostgreSQL database has tables (1) but no Postmill schema: it belongs to something else; give Postmill a database of its own');
+    assert.is(await db.value("SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'"), 1, 'nothing written');
+    await db.exec('DROP TABLE orders');
+    await migratePostgres(db);
+    const known = await postgresSchemaVersion(db);
+    await db.run('UPDATE postmill_schema SET version = ?', [known + 1]);
+    const newer = await migratePostgres(db).catch((error: unknown) => error);
+    assert.instance(newer, ConfigError);
+    assert.match((newer as Error).message, `has schema version ${known + 1}, written by a newer Postmill (this one knows up to ${known})`);
+  } finally {
+    await db.close();
+    await other.drop();
+  }
 });
 
 test.run();

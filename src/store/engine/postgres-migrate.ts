@@ -26,7 +26,7 @@ async function lockedVersion(tx: Tx, known: number): Promise<number> {
   await tx.run('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
   if ((await tx.value("SELECT to_regclass('postmill_schema') IS NOT NULL")) === 0) {
     const tables = await tx.value<number>('SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema()');
-    if (tables! > 0) throw new ConfigError(`the PostgreSQL database holds ${tables} tables but no Postmill schema: it belongs to something else; give Postmill a database of its own`);
+    if (tables! > 0) throw new ConfigError(`the PostgreSQL database has tables (${tables}) but no Postmill schema: it belongs to something else; give Postmill a database of its own`);
     await tx.exec('CREATE TABLE postmill_schema (version integer NOT NULL); INSERT INTO postmill_schema (version) VALUES (0)');
     return 0;
   }
