@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the single executable (Node's single executable applications): the app bundled into one
 // CommonJS script by esbuild, with the worker-thread scripts, request and response schemas, SQL
-// migrations and the native addon (better-sqlite3's) embedded as assets
+// migrations (SQLite's and PostgreSQL's) and the native addon (better-sqlite3's) embedded as assets
 // (src/runtime/assets.sea.ts reads them), with the built console (dist/console/app), injected into a copy of this machine's node binary.
 //
 //   node scripts/package.mjs [OUTPUT]     default dist/postmill-<platform>-<arch>
@@ -63,7 +63,7 @@ try {
 
   const assets = {};
   const folders = {};
-  for (const folder of ['schema', 'schema/responses', 'src/store/migrations']) {
+  for (const folder of ['schema', 'schema/responses', 'src/store/migrations', 'src/store/migrations/postgres']) {
     folders[folder] = readdirSync(join(root, folder)).filter((f) => /\.(json|sql)$/.test(f));
     for (const file of folders[folder]) assets[`${folder}/${file}`] = join(root, folder, file);
   }

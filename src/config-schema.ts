@@ -35,6 +35,15 @@ const count = (minimum = 0) => ({ minimum });
 
 export const CONFIG_SCHEMA: ConfigGroup = group({
   dataDir: leaf('POSTMILL_DATA_DIR', 'string', './data', 'the SQLite store and anything else kept on disk', { minLength: 1 }),
+  database: group({
+    url: leaf(
+      'POSTMILL_DATABASE_URL',
+      ['string', 'null'],
+      null,
+      'null keeps the store in SQLite in dataDir; postgres://user:pass@host:port/db names a PostgreSQL (15 or newer) database instead. This build does not serve from PostgreSQL yet: set, every command stops with a message',
+      { format: 'postgres-url' },
+    ),
+  }),
   http: group({
     host: leaf('POSTMILL_HTTP_HOST', 'string', '127.0.0.1', 'API and tracking listener address', { format: 'host' }),
     port: leaf('POSTMILL_HTTP_PORT', 'integer', 3000, '0 picks a free port (the ready line names it)', port),

@@ -7,6 +7,8 @@ import proxyAddr from 'proxy-addr';
 
 export interface Config {
   dataDir: string;
+  /** Where the store is: null is SQLite in dataDir, a postgres:// URL a PostgreSQL database. */
+  database: { url: string | null };
   http: {
     host: string;
     port: number;
@@ -126,6 +128,7 @@ const FORMATS: Record<string, { test: (value: string) => boolean; expected: stri
   'dns-server': { test: (v) => SERVER.test(v), expected: 'a list of "ip" or "ip:port"' },
   'http-url': { test: (v) => isUrlOf(v, ['http:', 'https:']), expected: 'an http:// or https:// URL' },
   'smtp-url': { test: (v) => isUrlOf(v, ['smtp:', 'smtps:']), expected: 'smtp://user:pass@host:port or smtps://...' },
+  'postgres-url': { test: (v) => isUrlOf(v, ['postgres:', 'postgresql:']) && /^\/[^/]+$/.test(new URL(v).pathname), expected: 'postgres://user:pass@host:port/database (or postgresql://...)' },
   'service-address': { test: (v) => v.startsWith('/') || isHostPort(v), expected: 'host:port or a unix socket path' },
   proxy: {
     test: (v) => {

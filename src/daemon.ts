@@ -56,11 +56,13 @@ export async function startDaemon(config: Config): Promise<Daemon> {
     for (const reactor of module.reactors?.() ?? []) core.bus.react(reactor);
     module.activity?.(parts.activity);
   }
-  const closeModules = () => Promise.all(all.map((m) => m.close?.()));
+  const closeModules = () => Promise.all(all.flatMap((m) => (m.close ? [m.close()] : [])));
 
   clock.onAdvance(() => runner.wake());
   const koa = createHttpApp(core, parts, all.flatMap((m) => (m.routes ? [m.routes] : [])), config.testHooks ? [testHookRoutes(db, clock, parts.threads, runner, config.adminToken)] : []);
-  const server = createServer(koa.callback());
+  const handle = koa.callback();
+  // Koa answers its own errors (its promise never rejects): nothing is left for node:http to await
+  const server = createServer((req, res) => void handle(req, res));
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 120_000;
   let inbound: InboundListener | null = null;

@@ -92,6 +92,15 @@ test('the executable answers --help and --version and exits 2 on wrong use, like
   assert.is(spawnSync(executable, ['nope']).status, 2);
 });
 
+test("the executable carries PostgreSQL's migrations beside SQLite's: in the folder list it reads, and each file whole", () => {
+  const bytes = readFileSync(executable);
+  const folder = 'src/store/migrations/postgres';
+  const files = readdirSync(join(root, folder)).filter((f) => f.endsWith('.sql'));
+  assert.ok(files.length > 0);
+  assert.ok(bytes.includes(`${JSON.stringify(folder)}:${JSON.stringify(files)}`), 'listed in the embedded folders.json');
+  for (const file of files) assert.ok(bytes.includes(readFileSync(join(root, folder, file))), file);
+});
+
 const systemdAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
 if (systemdAnalyze) {
   test('systemd-analyze verify accepts the shipped unit once the executable is at the path of ExecStart, as docs/operations.md says', () => {

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { postmillVersion } from '../runtime/version.js';
+import { assertServedEngine } from '../store/engine/served.js';
 import { BACKUP_COMMANDS } from './backup.js';
 import { CommandFailed, print, UsageError, type Command, type OptionSpec } from './command.js';
 import { DOCTOR } from './doctor.js';
@@ -36,6 +37,7 @@ async function runCommand(command: Command, args: string[], values: Record<strin
     Object.entries(command.options ?? {}).flatMap(([option, spec]) => (spec.default === undefined ? [] : [[option, spec.default]])),
   );
   const config = loadConfig(typeof values.config === 'string' ? values.config : null);
+  assertServedEngine(config);
   return (await command.run({ args, options: { ...defaults, ...values }, json: values.json === true, config })) ?? 0;
 }
 
