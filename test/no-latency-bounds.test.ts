@@ -18,6 +18,13 @@ test('no test file (test/bench aside) compares a measured time with a constant',
   assert.ok(found.length === 0, `wall-clock latency bounds:\n${found.join('\n')}`);
 });
 
+test('no test file takes a latency figure from test/bench (its probes measure what a loaded machine stretches)', () => {
+  const found = readdirSync(TESTS)
+    .filter((f) => f.endsWith('.ts'))
+    .flatMap((f) => readFileSync(join(TESTS, f), 'utf8').split('\n').flatMap((line, i) => (/from\s+['"]\.\/bench\//.test(line) ? [`test/${f}:${i + 1}: ${line.trim()}`] : [])));
+  assert.ok(found.length === 0, `imports from test/bench:\n${found.join('\n')}`);
+});
+
 const lines = (source: string) => latencyBounds('sample.ts', source).map((b) => b.line);
 
 test('the lint finds the shapes such bounds took', () => {

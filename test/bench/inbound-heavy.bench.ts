@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { blankLines, hugePartHeaders, largeHtml, MB, nestedMultiparts, relaxedDkimLines, tinyParts } from '../helpers/heavy-mail.js';
 import { eventually, startMailEnv } from '../helpers/mail-env.js';
-import { startProbe, worst } from '../helpers/latency-probe.js';
+import { startProbe, worst } from './latency-probe.js';
 import { smtpCode } from '../helpers/smtp-client.js';
 import type { BenchResult } from './load.js';
 

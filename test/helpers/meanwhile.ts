@@ -10,10 +10,13 @@ export interface Probe {
   ask: () => Promise<{ status: number }>;
 }
 
+/** Between two rounds of probes: asked without a pause, they would take the CPU the work needs on a loaded machine. */
+const ROUND_GAP_MS = 20;
+
 /**
- * Runs until `work` settles, asking the probes in turn; answers the work's value and, per probe,
- * how many of its answers came back while the work was still running. A failed work is rethrown
- * once the probes stop.
+ * Runs until `work` settles, asking the probes in turn, a round every ROUND_GAP_MS at most; answers
+ * the work's value and, per probe, how many of its answers came back while the work was still
+ * running. A failed work is rethrown once the probes stop.
  */
 export async function answeredMeanwhile<T>(work: Promise<T>, probes: Probe[]): Promise<{ value: T; meanwhile: Map<string, number> }> {
   let done = false;
@@ -31,6 +34,8 @@ export async function answeredMeanwhile<T>(work: Promise<T>, probes: Probe[]): P
       assert.is(r.status, 200, probe.what);
       if (!done) meanwhile.set(probe.what, meanwhile.get(probe.what)! + 1);
     }
+    // the gap ends early when the work does
+    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, ROUND_GAP_MS))]);
   }
   const outcome = await settled;
   if ('error' in outcome) throw outcome.error;

@@ -15,7 +15,7 @@ export interface ProbeLatencies {
  * another project every 20 ms until `stop`.
  */
 export function startProbe(url: string, otherPublicKey: string): { stop(): Promise<ProbeLatencies> } {
-  const script = fileURLToPath(new URL('../bench/probe-process.js', import.meta.url));
+  const script = fileURLToPath(new URL('./probe-process.js', import.meta.url));
   const child = fork(script, [url, otherPublicKey, String(10 * 60_000)]);
   const answered = new Promise<ProbeLatencies>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the latency probe exited with ${code}`)));
