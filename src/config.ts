@@ -227,6 +227,9 @@ function typeWording(leaf: ConfigLeaf | undefined): string {
   return types.map((type) => TYPE_WORDS[type] ?? type).join(' or ');
 }
 
+/** A refused value as an error quotes it: the password of a URL (database.url, delivery.relay) left out. */
+const shownValue = (value: unknown): string => JSON.stringify(value)?.replace(/(\/\/[^/@\s:"]*:)[^/@\s"]*@/g, '$1***@') ?? String(value);
+
 /** ajv's first complaint as one line that names the key and what it expects. */
 function describeError(error: ErrorObject, input: unknown, file: string | null): ConfigError {
   const parts = error.instancePath.split('/').slice(1);
@@ -239,7 +242,7 @@ function describeError(error: ErrorObject, input: unknown, file: string | null):
   const leaf = configLeaves().find(([path]) => path === leafPath.join('.'))?.[1];
   // inside an object-valued key (delivery.providers.NAME.FIELD): ajv's own words, but for a choice or a format, said as for keys
   if (!leaf && error.keyword !== 'enum' && error.keyword !== 'format' && configLeaves().some(([path]) => leafPath.join('.').startsWith(`${path}.`))) {
-    return new ConfigError(`invalid configuration key "${leafPath.join('.')}": ${error.message ?? 'invalid'} (got ${JSON.stringify(valueAt(input, leafPath))})`);
+    return new ConfigError(`invalid configuration key "${leafPath.join('.')}": ${error.message ?? 'invalid'} (got ${shownValue(valueAt(input, leafPath))})`);
   }
   const expected =
     error.keyword === 'format'
@@ -253,7 +256,7 @@ function describeError(error: ErrorObject, input: unknown, file: string | null):
             : error.keyword === 'minLength'
               ? 'a non-empty string'
               : typeWording(leaf);
-  return new ConfigError(`invalid configuration key "${leafPath.join('.')}": expected ${expected} (got ${JSON.stringify(valueAt(input, leafPath))})`);
+  return new ConfigError(`invalid configuration key "${leafPath.join('.')}": expected ${expected} (got ${shownValue(valueAt(input, leafPath))})`);
 }
 
 /** Reads the file (if any) and the environment; an environment variable wins. Throws ConfigError naming the key. */

@@ -50,6 +50,11 @@ test('a value that is not a postgres:// URL of a database is refused as invalid,
       `postmill: invalid configuration key "database.url": expected postgres://user:pass@host:port/database (or postgresql://...) (got ${JSON.stringify(url)})\n`,
     );
   }
+  // a refused URL is quoted without its password
+  const withPassword = await runCli(['project', 'list'], { POSTMILL_DATABASE_URL: 'mysql://root:s3cret-pw@127.0.0.1/postmill', POSTMILL_DATA_DIR: dataDir });
+  assert.is(withPassword.status, 1);
+  assert.match(withPassword.stderr, '(got "mysql://root:***@127.0.0.1/postmill")');
+  assert.not.match(withPassword.stderr, 's3cret-pw');
   const unset = await runCli(['project', 'list', '--json'], { POSTMILL_DATABASE_URL: '', POSTMILL_DATA_DIR: dataDir });
   assert.is(unset.status, 0, unset.stderr);
   assert.ok(existsSync(join(dataDir, 'postmill.db')) || existsSync(join(dataDir, 'store', 'postmill.db')), 'the SQLite store in dataDir');
