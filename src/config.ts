@@ -105,6 +105,7 @@ function isUrlOf(text: string, protocols: string[]): boolean {
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     return protocols.includes(url.protocol) && (isIP(host) !== 0 || isHostName(host));
   } catch {
+    // not a URL: the caller names the key and what it expected
     return false;
   }
 }
@@ -136,6 +137,7 @@ const FORMATS: Record<string, { test: (value: string) => boolean; expected: stri
         proxyAddr.compile([v]);
         return true;
       } catch {
+        // not a proxy address: the caller names the key and what it expected
         return false;
       }
     },
@@ -188,6 +190,7 @@ function fromEnvironment(leaf: ConfigLeaf, text: string): unknown {
     try {
       return JSON.parse(text) as unknown;
     } catch {
+      // left as text: the schema then names the key and expects an object
       return text;
     }
   }

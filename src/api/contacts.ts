@@ -32,6 +32,7 @@ function whereParam(core: Core, projectId: string, raw: unknown): ContactFilter 
   try {
     condition = JSON.parse(raw);
   } catch {
+    // the client's syntax error, answered 400 as such
     throw badRequest('"where" is not JSON', 'Pass a FilterCondition as JSON, such as {"logic":"AND","groups":[{"filters":[{"field":"data.plan","operator":"equals","value":"pro"}]}]}');
   }
   return contactFilter(core, projectId, condition, 'where');

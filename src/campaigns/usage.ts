@@ -17,7 +17,8 @@ function filterOf(core: Core, c: Campaign): ContactFilter | null {
   if (c.audienceType !== 'FILTERED') return null;
   try {
     return storedFilter(core, c.projectId, c.audienceCondition as FilterCondition);
-  } catch {
+  } catch (err) {
+    core.log.debug('campaign audience filter not readable: it references nothing', { campaignId: c.id, error: String(err) });
     return null;
   }
 }

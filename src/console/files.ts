@@ -38,6 +38,7 @@ export function loadConsole(): Map<string, ConsoleFile> | null {
   try {
     assets = listAssets(`${CONSOLE_DIR}/assets`);
   } catch {
+    // no assets folder: the console was not built (npm run build), the API serves without it
     return null;
   }
   const files = new Map<string, ConsoleFile>([['index.html', file('index.html', false)]]);

@@ -11,6 +11,7 @@ export function numericString(text: string): number | null {
     const value: unknown = JSON.parse(text);
     return typeof value === 'number' ? value : null;
   } catch {
+    // "5x" and the like: a string, not a number
     return null;
   }
 }

@@ -138,6 +138,7 @@ export function parseJsonBytes(bytes: Buffer): unknown {
   try {
     value = JSON.parse(text);
   } catch {
+    // the client's syntax error, answered 400 as such: nothing of ours failed
     throw notJson();
   }
   const broken = mentionsSurrogates(bytes) ? loneSurrogateAt(value) : null;

@@ -37,6 +37,7 @@ function keyOf(text: Buffer, frame: Frame): string {
   try {
     return String(JSON.parse(literal));
   } catch {
+    // a key with a bad escape is named as written
     return literal;
   }
 }

@@ -90,6 +90,7 @@ export async function verifyDkim(raw: Buffer, answers: DnsAnswers, sender: strin
         .map((r) => ({ id: r.id, domain: r.signingDomain, aligned: r.status.aligned, underSized: r.status.underSized })),
     };
   } catch {
+    // mailauth gave up on the message (beyond what its parser takes): the verdict says the check itself failed
     return { verdict: 'PROCESSING_FAILED', headerFrom: [], passing: [] };
   }
 }
@@ -110,6 +111,7 @@ export async function checkSpf(dns: Dns, session: Session): Promise<SPFResult | 
     const { spf } = await import('mailauth/lib/spf/index.js');
     return await spf({ ...session, helo: helo && isIP(helo) ? `[${helo}]` : helo, resolver: dns.resolve });
   } catch {
+    // mailauth gave up on SPF (a sender or HELO it cannot read): null is the verdict PROCESSING_FAILED (authVerdicts)
     return null;
   }
 }
@@ -130,6 +132,7 @@ export async function authVerdicts(dns: Dns, spf: SPFResult | null, dkim: DkimOu
     });
     return { spfVerdict, dkimVerdict: dkim.verdict, dmarcVerdict: result ? verdictOf(result.status.result) : 'GRAY' };
   } catch {
+    // mailauth gave up on DMARC (a From: it cannot read, say): the verdict says the check itself failed
     return { spfVerdict, dkimVerdict: dkim.verdict, dmarcVerdict: 'PROCESSING_FAILED' };
   }
 }

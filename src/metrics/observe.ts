@@ -14,6 +14,7 @@ const sizeOf = (file: string) => {
   try {
     return statSync(file).size;
   } catch {
+    // a file not there (no WAL between checkpoints) takes no room
     return 0;
   }
 };

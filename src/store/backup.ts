@@ -21,6 +21,7 @@ function landingPath(file: string): string {
     try {
       isLink = lstatSync(path).isSymbolicLink();
     } catch {
+      // nothing at this path (yet): the file lands in its directory's real path
       try {
         return join(realpathSync(dirname(path)), basename(path));
       } catch (err) {
@@ -44,6 +45,7 @@ const sameFile = (a: string, b: string) => {
     const [x, y] = [statSync(a), statSync(b)];
     return x.dev === y.dev && x.ino === y.ino;
   } catch {
+    // one of them does not exist: not the same file
     return false;
   }
 };

@@ -94,6 +94,7 @@ export function parseJson<T>(text: string | null | undefined, fallback: T): T {
   try {
     return JSON.parse(text) as T;
   } catch {
+    // text that is not JSON reads as the caller's default: one bad row never fails a read
     return fallback;
   }
 }

@@ -14,6 +14,7 @@ export function trackableUrl(raw: string): string | null {
   try {
     url = new URL(raw);
   } catch {
+    // not a URL a browser would follow: nothing to track or redirect to
     return null;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;

@@ -162,6 +162,7 @@ function buildUrl(written: readonly string[], values: readonly string[]): URL {
   try {
     return new URL(text);
   } catch {
+    // the parser's message adds nothing: ours shows the URL as filled
     throw new WebhookError(`the URL is not valid once its placeholders are filled: ${text.slice(0, 300)}`, false);
   }
 }

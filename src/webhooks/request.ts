@@ -119,6 +119,7 @@ function redirectTarget(location: string, from: URL): URL {
   try {
     return new URL(location, from);
   } catch {
+    // the parser's message adds nothing: ours names the Location
     throw new WebhookError(`redirected to ${location.slice(0, 300)}, which is not a URL`, false);
   }
 }

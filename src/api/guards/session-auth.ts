@@ -45,6 +45,7 @@ function originOf(c: ApiContext): string | null {
   try {
     return referer ? new URL(referer).origin : null;
   } catch {
+    // a Referer that is not a URL names no origin (no browser sends one)
     return null;
   }
 }

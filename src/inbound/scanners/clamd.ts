@@ -24,6 +24,7 @@ export async function virusVerdict(address: string, raw: Buffer, timeoutMs = 30_
     if (/\bFOUND$/.test(answer)) return 'FAIL';
     return 'PROCESSING_FAILED';
   } catch {
+    // clamd unreachable, slow or garbled: the verdict that says the scan itself failed
     return 'PROCESSING_FAILED';
   }
 }

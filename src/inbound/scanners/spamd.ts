@@ -25,6 +25,7 @@ export async function spamReport(address: string, raw: Buffer, timeoutMs = 15_00
       rules: body === '' ? [] : body.split(',').map((r) => r.trim()).filter(Boolean),
     };
   } catch {
+    // spamd unreachable, slow or garbled: null is the answer that says spamd could not say
     return null;
   }
 }

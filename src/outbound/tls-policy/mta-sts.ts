@@ -75,6 +75,7 @@ export function createMtaSts(deps: MtaStsDeps): MtaSts {
     try {
       id = stsRecordId(await dns.txt(`_mta-sts.${domain}`));
     } catch {
+      // DNS failing is no news of the policy: the cached one holds until it expires (RFC 8461)
       return cached && active(cached.text);
     }
     if (id === null || (cached && cached.recordId === id)) return cached && active(cached.text);

@@ -27,6 +27,7 @@ export function reportUris(records: string[]): string[] {
         const url = new URL(uri);
         return (url.protocol === 'mailto:' && /^[^@\s]+@[^@\s]+$/.test(decodeURIComponent(url.pathname))) || url.protocol === 'https:';
       } catch {
+        // an entry that is not a URI is no destination: skipped, the others still get reports
         return false;
       }
     });
