@@ -22,6 +22,7 @@ import { eventActivity } from './events/activity.js';
 import { eventRoutes, trackRoutes } from './api/events.js';
 import { idempotencyJobs } from './idempotency/sweep.js';
 import { inboundJobs } from './inbound/process.js';
+import { mediaRoutes } from './api/media.js';
 import type { Module } from './module.js';
 import { outboundDelivery, outboundModule } from './outbound/module.js';
 import { tlsReportJobs } from './outbound/tls-policy/report-jobs.js';
@@ -57,6 +58,7 @@ export function modules(a: Assembly): Module[] {
     { routes: (guards) => projectRoutes(core, guards) },
     { routes: (guards) => domainRoutes(core, dns, guards), jobs: (runner) => domainJobs(runner, core, dns) },
     { routes: (guards) => templateRoutes(core, { threads, usage }, guards) },
+    { routes: (guards) => mediaRoutes(core, guards) },
     { routes: (guards) => sendRoutes(core, threads, guards) },
     { routes: (guards) => emailRoutes(core, { signer: a.signer, dns }, guards) },
     outboundModule(core, { delivery: simulatorDelivery(core, delivery), signer: a.signer, fanouts: a.fanouts, metrics: a.metrics }),
