@@ -14,6 +14,7 @@ import { importRoutes } from './api/contacts-import.js';
 import { IMPORT_JOB, importJob } from './contacts/import/service.js';
 import { contactJobSweep } from './contacts/jobs/sweep.js';
 import { contactRoutes } from './api/contacts.js';
+import { exportRoutes } from './api/contacts-export.js';
 import { doctorJobs } from './doctor/periodic.js';
 import { domainJobs } from './domains/jobs.js';
 import { domainRoutes } from './api/domains.js';
@@ -51,6 +52,8 @@ export function modules(a: Assembly): Module[] {
   const delivery = outboundDelivery(core, dns);
   return [
     { routes: (guards) => accountRoutes(core, threads, guards) },
+    // before the contacts' /contacts/:id, which would take /contacts/export for an id
+    { routes: (guards) => exportRoutes(core, guards) },
     { routes: (guards) => contactRoutes(core, usage, guards) },
     { routes: (guards) => importRoutes(core, guards), jobs: (runner) => runner.register(IMPORT_JOB, importJob(core)) },
     { routes: (guards) => bulkRoutes(core, guards), jobs: (runner) => runner.register(BULK_JOB, bulkJob(core)) },
