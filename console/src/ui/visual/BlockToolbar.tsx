@@ -1,11 +1,12 @@
 // The builder's block buttons and the small form some of them open. Divider, Spacer and Columns go
-// in at once; Image, Button, Social links and Footer ask first for what they need. A block that is
-// selected in the text is replaced by what the form inserts (select a button, open Button, insert).
+// in at once; Image, Button, Social links and Footer ask first for what they need. Each goes in
+// after the block the cursor is in (placement.ts).
 import type { Editor } from '@tiptap/core';
 import { useState, type ReactNode } from 'react';
 import { ALIGNS, CONTENT_WIDTH, type Align, type ButtonAttrs, type SocialLink } from './emailMarkup';
 import { DEFAULT_BUTTON, SPACER_HEIGHT } from './blocks';
 import { MediaPicker } from './MediaPicker';
+import { insertBlock } from './placement';
 
 type Form = 'Image' | 'Button' | 'Social links' | 'Footer';
 const ALIGN_NAMES: Record<Align, string> = { left: 'Left', center: 'Centre', right: 'Right' };
@@ -47,7 +48,7 @@ function ImageForm({ editor, onClose }: { editor: Editor; onClose(): void }) {
   const set = (patch: Partial<typeof image>) => setImage((i) => ({ ...i, ...patch }));
   const insert = () => {
     const width = Math.min(Math.max(Number.parseInt(image.width, 10) || CONTENT_WIDTH, 1), CONTENT_WIDTH);
-    editor.chain().focus().insertContent({ type: 'emailImage', attrs: { src: image.src.trim(), alt: image.alt, width, href: image.href.trim() || null, align: image.align } }).run();
+    insertBlock(editor, { type: 'emailImage', attrs: { src: image.src.trim(), alt: image.alt, width, href: image.href.trim() || null, align: image.align } });
     onClose();
   };
   return (
@@ -78,7 +79,7 @@ function ButtonForm({ editor, onClose }: { editor: Editor; onClose(): void }) {
   const [button, setButton] = useState<ButtonAttrs>({ ...DEFAULT_BUTTON });
   const set = (patch: Partial<ButtonAttrs>) => setButton((b) => ({ ...b, ...patch }));
   const insert = () => {
-    editor.chain().focus().insertContent({ type: 'emailButton', attrs: { ...button, href: button.href.trim() } }).run();
+    insertBlock(editor, { type: 'emailButton', attrs: { ...button, href: button.href.trim() } });
     onClose();
   };
   return (
@@ -110,7 +111,7 @@ function SocialForm({ editor, onClose }: { editor: Editor; onClose(): void }) {
   const [urls, setUrls] = useState<Record<string, string>>({});
   const links: SocialLink[] = NETWORKS.flatMap((network) => (urls[network]?.trim() ? [{ network, url: urls[network]!.trim() }] : []));
   const insert = () => {
-    editor.chain().focus().insertContent({ type: 'emailSocial', attrs: { links, align: 'center' } }).run();
+    insertBlock(editor, { type: 'emailSocial', attrs: { links, align: 'center' } });
     onClose();
   };
   return (
@@ -128,7 +129,7 @@ function SocialForm({ editor, onClose }: { editor: Editor; onClose(): void }) {
 function FooterForm({ editor, onClose }: { editor: Editor; onClose(): void }) {
   const [address, setAddress] = useState('');
   const insert = () => {
-    editor.chain().focus().insertContent({ type: 'emailFooter', attrs: { address: address.trim() } }).run();
+    insertBlock(editor, { type: 'emailFooter', attrs: { address: address.trim() } });
     onClose();
   };
   return (
@@ -151,7 +152,7 @@ const FORMS: Record<Form, (p: { editor: Editor; onClose(): void }) => ReactNode>
 
 export function BlockToolbar({ editor }: { editor: Editor }) {
   const [open, setOpen] = useState<Form | null>(null);
-  const insert = (content: Record<string, unknown>) => editor.chain().focus().insertContent(content).run();
+  const insert = (content: { type: string } & Record<string, unknown>) => insertBlock(editor, content);
   const OpenForm = open ? FORMS[open] : null;
   const formButton = (name: Form) => (
     <button type="button" className="quiet" aria-expanded={open === name} onClick={() => setOpen(open === name ? null : name)}>
