@@ -115,9 +115,9 @@ test('each block button inserts its block; the saved body is email-safe, survive
 
   await page.getByRole('button', { name: 'Save draft' }).click();
   await page.getByRole('status').filter({ hasText: 'Saved' }).first().waitFor();
-  const body: string = (await ok('GET', `/campaigns/${campaign.id}`)).data.body;
+  const body: string = (await ok('GET', `/campaigns/${campaign.id}`)).body;
   for (const kind of ['image', 'button', 'divider', 'spacer', 'columns', 'social', 'footer']) assert.match(body, new RegExp(`<table data-block="${kind}"`), `the ${kind} block is saved`);
-  assert.match(body, /<p style="text-align:center"><span style="color:#dc2626">Intro<\/span><\/p>/);
+  assert.match(body, /<p style="text-align:center"><span style="color:#dc2626">Intro<\/span><\/p>/, body);
   assert.match(body, new RegExp(`<img src="${imageUrl.replace(/[.]/g, '\\.')}" alt="Our logo" width="1"`));
   assert.match(body, /<td align="left" style="padding:12px 0">.*bgcolor="#16a34a".*href="https:\/\/shop\.example\/spring"/);
   assert.match(body, /Column 2 with more/);
@@ -160,7 +160,7 @@ test('an <img> written in HTML shows in visual mode and is kept as an image bloc
   await page.keyboard.type(' there');
   await page.getByRole('button', { name: 'Save draft' }).click();
   await page.getByRole('status').filter({ hasText: 'Saved' }).first().waitFor();
-  const body: string = (await ok('GET', `/campaigns/${campaign.id}`)).data.body;
+  const body: string = (await ok('GET', `/campaigns/${campaign.id}`)).body;
   assert.match(body, /<p>Hello there<\/p><table data-block="image"/);
   assert.ok(body.includes(`<img src="${uploaded.url}" alt="Hand logo" width="1"`), body);
   assert.equal(tab.problems, []);

@@ -18,7 +18,7 @@ export function TextStyle({ editor }: { editor: Editor }) {
   const [colour, setColour] = useState('#dc2626');
   const current = alignOfSelection(editor);
   return (
-    <div role="toolbar" aria-label="Text colour and alignment" className="actions">
+    <div role="toolbar" aria-label="Colour and alignment" className="actions">
       {ALIGNS.map((a) => (
         <button key={a} type="button" className="quiet" aria-pressed={current === a} onMouseDown={(e) => e.preventDefault()} onClick={() => setAlign(editor, a)}>
           {NAMES[a]}
