@@ -14,6 +14,7 @@ import { importRoutes } from './api/contacts-import.js';
 import { IMPORT_JOB, importJob } from './contacts/import/service.js';
 import { contactJobSweep } from './contacts/jobs/sweep.js';
 import { contactRoutes } from './api/contacts.js';
+import { exportRoutes } from './api/contacts-export.js';
 import { doctorJobs } from './doctor/periodic.js';
 import { domainJobs } from './domains/jobs.js';
 import { domainRoutes } from './api/domains.js';
@@ -22,6 +23,7 @@ import { eventActivity } from './events/activity.js';
 import { eventRoutes, trackRoutes } from './api/events.js';
 import { idempotencyJobs } from './idempotency/sweep.js';
 import { inboundJobs } from './inbound/process.js';
+import { mediaRoutes } from './api/media.js';
 import type { Module } from './module.js';
 import { outboundDelivery, outboundModule } from './outbound/module.js';
 import { tlsReportJobs } from './outbound/tls-policy/report-jobs.js';
@@ -50,6 +52,8 @@ export function modules(a: Assembly): Module[] {
   const delivery = outboundDelivery(core, dns);
   return [
     { routes: (guards) => accountRoutes(core, threads, guards) },
+    // before the contacts' /contacts/:id, which would take /contacts/export for an id
+    { routes: (guards) => exportRoutes(core, guards) },
     { routes: (guards) => contactRoutes(core, usage, guards) },
     { routes: (guards) => importRoutes(core, guards), jobs: (runner) => runner.register(IMPORT_JOB, importJob(core)) },
     { routes: (guards) => bulkRoutes(core, guards), jobs: (runner) => runner.register(BULK_JOB, bulkJob(core)) },
@@ -57,6 +61,7 @@ export function modules(a: Assembly): Module[] {
     { routes: (guards) => projectRoutes(core, guards) },
     { routes: (guards) => domainRoutes(core, dns, guards), jobs: (runner) => domainJobs(runner, core, dns) },
     { routes: (guards) => templateRoutes(core, { threads, usage }, guards) },
+    { routes: (guards) => mediaRoutes(core, guards) },
     { routes: (guards) => sendRoutes(core, threads, guards) },
     { routes: (guards) => emailRoutes(core, { signer: a.signer, dns }, guards) },
     outboundModule(core, { delivery: simulatorDelivery(core, delivery), signer: a.signer, fanouts: a.fanouts, metrics: a.metrics }),

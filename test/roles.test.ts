@@ -27,6 +27,8 @@ const MATRIX: [method: RegExp, path: RegExp, role: Role][] = [
   // a campaign's analytics and the comparison read what its counters say: the everyday work
   [/^GET$/, /^\/campaigns\/(\{id\}\/analytics|compare)$/, 'MEMBER'],
   [/.*/, /^\/(contacts|templates|campaigns|segments|workflows|events|activity)(\/|$)/, 'MEMBER'],
+  // the media library is part of writing emails: as templates
+  [/.*/, /^\/media(\/|$)/, 'MEMBER'],
   [/^POST$/, /^\/v1\/(send|verify)$/, 'MEMBER'],
   [/^GET$/, /^\/stats\/(daily|overview)$/, 'MEMBER'],
   [/^GET$/, /^\/suppressions(\/removals)?$/, 'MEMBER'],

@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, errorText } from '../api';
 import { ErrorNote, Page } from '../page';
+import { ExportCsvButton } from '../ui/ExportCsvButton';
 import { useSession } from '../session';
 import { ContactsBulk } from './ContactsBulk';
 import type { ContactPage } from './ContactsTypes';
@@ -161,6 +162,7 @@ export function ContactsPage() {
   const allSelected = rows.length > 0 && rows.every((c) => selected.has(c.id));
   return (
     <Page title="Contacts">
+      <ExportCsvButton fileName="contacts.csv" label="Export CSV" />
       <Filters p={p} />
       <ErrorNote error={list.isError ? errorText(list.error) : null} />
       <ContactsBulk

@@ -12,6 +12,7 @@ import { emptyCondition, FilterBuilder, type FilterCondition } from '../ui/Filte
 import { SegmentMembers } from './SegmentMembers';
 import { SegmentPreview } from './SegmentPreview';
 import { deleteFailure, segmentsKey, type Segment, type SegmentType } from './Segments';
+import { ExportCsvButton } from '../ui/ExportCsvButton';
 
 interface Draft {
   name: string;
@@ -79,6 +80,7 @@ function Editor({ saved }: { saved: Segment | null }) {
       <p>
         <Link to="/segments">All segments</Link>
       </p>
+      {saved && <ExportCsvButton segmentId={saved.id} fileName={`segment-${saved.name.replace(/[^\w-]+/g, '-').toLowerCase()}.csv`} label="Export members as CSV" />}
       <div className={dynamic ? 'editor segment-editor' : undefined}>
         <form onSubmit={submit} aria-label="Segment">
           <label>

@@ -8,6 +8,7 @@ import { api, errorText } from '../api';
 import { ErrorNote } from '../page';
 import { useSession } from '../session';
 import { useDebounced } from './useDebounced';
+import { BlockedImagesNote } from './BlockedImagesNote';
 
 interface Rendered {
   subject: string;
@@ -98,6 +99,7 @@ export function EmailPreview({ path, draft }: { path: string; draft: Record<stri
           </p>
           {/* no allow-scripts, no allow-same-origin: the email's HTML runs nothing and reaches nothing of ours */}
           <iframe title="Email preview" sandbox="" srcDoc={preview.data.html} style={{ width: WIDTHS[width] }} />
+          <BlockedImagesNote html={preview.data.html} />
           <p className="hint">As a send renders it, untracked; unsubscribe, subscribe and manage links point to inert *.preview.invalid addresses.</p>
           <details>
             <summary>Text part</summary>

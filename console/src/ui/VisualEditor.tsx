@@ -1,11 +1,16 @@
 // The visual mode of the body editor, for people who do not write HTML: a TipTap (ProseMirror)
-// rich-text editor whose output is the HTML the API takes. Headings, paragraphs, bold, italic,
-// underline, lists, quotes and links; `{{variables}}` are inserted as text, as HTML mode writes them.
-// HTML it cannot represent (styles, tables, comments) is not touched until an edit here rewrites
+// editor whose output is the HTML the API takes. Headings, paragraphs, bold, italic, underline,
+// lists, quotes, links, text colour and alignment, and the email blocks (visual/blocks.ts: image,
+// button, divider, spacer, columns, social links, footer) written as email-safe HTML and read back;
+// `{{variables}}` are inserted as text, as HTML mode writes them. HTML it writes its own way or
+// cannot represent (other styles and tables, comments) is not touched until an edit here rewrites
 // the body, and it says so before. Its own chunk: BodyEditor imports it lazily.
 import { EditorContent, useEditor, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useEffect, useRef, useState } from 'react';
+import { BLOCK_EXTENSIONS } from './visual/blocks';
+import { BlockToolbar } from './visual/BlockToolbar';
+import { TextStyle } from './visual/TextStyle';
 
 export interface VisualEditorProps {
   value: string;
@@ -21,6 +26,7 @@ const extensions = [
     // links as written: no target or rel added, `{{unsubscribeUrl}}` and other variables kept as addresses
     link: { openOnClick: false, autolink: false, HTMLAttributes: { target: null, rel: null } },
   }),
+  ...BLOCK_EXTENSIONS,
 ];
 
 /** The markup as a document, attributes in order, blanks collapsed: two ways of writing the same HTML compare equal. */
@@ -123,8 +129,8 @@ export function VisualEditor({ value, onChange, label, variables }: VisualEditor
     <div className="visual-editor">
       {!whole && (
         <p className="note warning" role="note">
-          This HTML has parts the visual editor cannot show (styles, tables, comments or a whole document). They are kept until you edit here: an edit rewrites the body
-          without them. Use HTML mode to keep them.
+          This HTML has parts the visual editor writes its own way or cannot show (styles, tables, comments or a whole document). They are kept as written until you
+          edit here: an edit rewrites the body in the editor's form (images are kept as image blocks). Use HTML mode to keep them as they are.
         </p>
       )}
       <div role="toolbar" aria-label="Formatting" className="actions">
@@ -136,6 +142,8 @@ export function VisualEditor({ value, onChange, label, variables }: VisualEditor
         <Toggle editor={editor} label="Numbered list" mark={['orderedList']} run={() => chain().toggleOrderedList().run()} />
         <Toggle editor={editor} label="Quote" mark={['blockquote']} run={() => chain().toggleBlockquote().run()} />
       </div>
+      <TextStyle editor={editor} />
+      <BlockToolbar editor={editor} />
       <div className="actions">
         <LinkForm editor={editor} />
         <VariableInserter editor={editor} variables={variables} />
