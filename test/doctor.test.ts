@@ -59,7 +59,7 @@ test('a correct install passes every check and exits 0', async () => {
   assert.is(r.status, 0);
   assert.equal(
     r.checks.map((c) => c.name),
-    ['dns', 'outbound-smtp', 'reverse-dns', 'domain acme.test', 'alignment acme.test', 'tls-rpt signing key', 'public-url', 'clock'],
+    ['dns', 'outbound-smtp', 'hostname', 'reverse-dns', 'domain acme.test', 'alignment acme.test', 'tls-rpt signing key', 'public-url', 'clock'],
   );
   assert.ok(r.checks.every((c) => Object.keys(c).sort().join() === 'detail,fix,name,ok,warning'));
   assert.ok(r.checks.filter((c) => c.name !== 'alignment acme.test').every((c) => !c.warning && c.fix === null));
@@ -138,11 +138,11 @@ test('DNS that does not answer: the dns check says so, the checks that look name
       assert.is(r.status, 1, r.stderr);
       const checks = (JSON.parse(r.stdout) as { checks: Check[] }).checks;
       const byName = Object.fromEntries(checks.map((check) => [check.name, check]));
-      assert.equal(Object.keys(byName), ['dns', 'outbound-smtp', 'reverse-dns', 'domain acme.test', 'alignment acme.test', 'tls-rpt signing key', 'public-url', 'clock']);
+      assert.equal(Object.keys(byName), ['dns', 'outbound-smtp', 'hostname', 'reverse-dns', 'domain acme.test', 'alignment acme.test', 'tls-rpt signing key', 'public-url', 'clock']);
       assert.is(byName.dns!.ok, false);
       assert.match(byName.dns!.detail, c.says);
       assert.match(byName.dns!.fix!, 'dns.servers');
-      for (const name of ['outbound-smtp', 'reverse-dns', 'domain acme.test', 'alignment acme.test', 'tls-rpt signing key', 'clock']) {
+      for (const name of ['outbound-smtp', 'hostname', 'reverse-dns', 'domain acme.test', 'alignment acme.test', 'tls-rpt signing key', 'clock']) {
         assert.equal(byName[name], { name, ok: false, warning: false, detail: 'not checked: DNS does not answer (see the dns check)', fix: 'Fix the dns check first, then run the doctor again' });
       }
       assert.ok(byName['public-url']!.ok, 'what needs no DNS of dns.servers is still checked');

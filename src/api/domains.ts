@@ -6,6 +6,8 @@ import { projectOf, type ApiState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { describe } from '../http/openapi/describe.js';
 import { readSenderHealth } from '../domains/health.js';
+import { checkHostname } from '../domains/hostname.js';
+import { keptFor } from '../memo.js';
 import { domainPresenter } from '../domains/present.js';
 import { rotateDomainKey } from '../domains/rotation.js';
 import { deleteDomain, getDomain, markVerifiedWithoutDns, registerDomain, verifyDomain } from '../domains/service.js';
@@ -34,16 +36,21 @@ export function domainRoutes(core: Core, dns: Dns, guards: Guards): Router<ApiSt
     ctx.body = present(await registerDomain(core, projectOf(ctx).id, domain));
   });
 
-  const list = (projectId: string) => ({ data: presentAll(projectId, listProjectDomains(core.db, projectId)) });
+  // Every domain's records name the daemon's hostname: whether they can work is looked up at most once a minute (the console polls the list).
+  const hostnameCheck = keptFor(core.clock, 60_000, 1, () => checkHostname(dns, core.config.hostname));
+  const list = async (projectId: string) => {
+    const { name, verdict, problem, fix } = await hostnameCheck('hostname');
+    return { data: presentAll(projectId, listProjectDomains(core.db, projectId)), hostname: { name, verdict, problem, fix } };
+  };
 
-  router.get('/domains', describe({ summary: "The project's sender domains (as /domains/project/{projectId})", answers: { 200: 'DomainList' } }), secret, (ctx) => {
-    ctx.body = list(projectOf(ctx).id);
+  router.get('/domains', describe({ summary: "The project's sender domains (as /domains/project/{projectId})", answers: { 200: 'DomainList' } }), secret, async (ctx) => {
+    ctx.body = await list(projectOf(ctx).id);
   });
 
-  router.get('/domains/project/:projectId', describe({ summary: 'Sender domains', answers: { 200: 'DomainList' } }), secret, (ctx) => {
+  router.get('/domains/project/:projectId', describe({ summary: 'Sender domains', answers: { 200: 'DomainList' } }), secret, async (ctx) => {
     const project = projectOf(ctx);
     if (ctx.params.projectId !== project.id) throw notFound('Project');
-    ctx.body = list(project.id);
+    ctx.body = await list(project.id);
   });
 
   router.get(

@@ -7,6 +7,7 @@ import { hostAndPort, notChecked, type Check } from './check.js';
 import { checkClock } from './clock.js';
 import { checkDns } from './dns.js';
 import { checkDomains, domainCheckNames } from './domains.js';
+import { checkHostnameName, HOSTNAME_CHECK } from './hostname.js';
 import { checkOutbound, outboundNeedsDns } from './outbound.js';
 import { checkPublicUrl } from './public-url.js';
 import { checkReportKey, REPORT_KEY_CHECK } from './report-key.js';
@@ -34,6 +35,8 @@ export async function runDoctor(config: Config, options: DoctorOptions): Promise
     const domainNames = listAllDomains(db).flatMap((d) => domainCheckNames(d.domain));
     const checks = await Promise.all([
       viaDns(outboundNeedsDns(config), ['outbound-smtp'], async () => [await checkOutbound(config, dns, options.probeDomain)]),
+      // a name without a dot is wrong whatever DNS answers
+      viaDns(config.hostname.includes('.'), [HOSTNAME_CHECK], async () => [await checkHostnameName(dns, config.hostname)]),
       viaDns(true, ['reverse-dns'], async () => [await checkReverseDns(dns, config.hostname)]),
       // no domains: nothing to look up, the check says so
       viaDns(domainNames.length > 0, domainNames, () => checkDomains(db, dns, config.hostname, { overlapDays: config.dkim.rotationOverlapDays, now: Date.now() })),

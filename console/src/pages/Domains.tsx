@@ -2,7 +2,8 @@
 // copy button and its own verified flag; a DKIM record per key, with the key's state), the
 // verification as it changes (polled while a domain or a new key is pending: the daemon re-checks
 // every 5 minutes), re-check now, rotate the DKIM key, delete with confirmation. In capture mode a
-// domain may be marked verified without DNS, and says so.
+// domain may be marked verified without DNS, and says so. When the daemon's hostname, which the
+// bounce MX and SPF records name, is not a fully qualified name resolving to this machine, says so.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../api';
@@ -37,6 +38,19 @@ interface Domain {
   records: DnsRecord[];
   failureReason: string | null;
   lastCheckedAt: string | null;
+}
+
+/** The daemon's hostname as GET /domains judges it: what the bounce MX and SPF records point at. */
+interface HostnameFinding {
+  name: string;
+  verdict: 'ok' | 'not-qualified' | 'unresolved' | 'elsewhere';
+  problem: string | null;
+  fix: string | null;
+}
+
+interface DomainList {
+  data: Domain[];
+  hostname?: HostnameFinding;
 }
 
 const PURPOSES: Record<Purpose, { label: string; why: string }> = {
@@ -223,12 +237,13 @@ export function DomainsPage() {
   const key = ['domains', project?.id];
   const domains = useQuery({
     queryKey: key,
-    queryFn: () => api<{ data: Domain[] }>('GET', `/domains/project/${project!.id}`),
+    queryFn: () => api<DomainList>('GET', `/domains/project/${project!.id}`),
     // the daemon re-checks in the background: a pending domain turns verified, a new key signing, here without a reload
     refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === 'pending' || d.records.some((r) => r.state === 'pending')) ? POLL_MS : false),
   });
   const put = (d: Domain) =>
-    queries.setQueryData<{ data: Domain[] }>(key, (old) => ({ data: old?.data.some((x) => x.id === d.id) ? old.data.map((x) => (x.id === d.id ? d : x)) : [...(old?.data ?? []), d] }));
+    queries.setQueryData<DomainList>(key, (old) => ({ ...old, data: old?.data.some((x) => x.id === d.id) ? old.data.map((x) => (x.id === d.id ? d : x)) : [...(old?.data ?? []), d] }));
+  const hostname = domains.data?.hostname;
   const [deleting, setDeleting] = useState<Domain | null>(null);
   const remove = useMutation({
     mutationFn: (d: Domain) => api('DELETE', `/domains/${d.id}`),
@@ -246,6 +261,14 @@ export function DomainsPage() {
           Capture mode: nothing is sent, so a domain may be marked verified without DNS to try sending at once. The mark holds in capture mode only; once
           the daemon delivers for real, a DNS check decides.
         </p>
+      )}
+      {hostname?.problem && (
+        <div className="note warning" role="status" aria-label="Hostname">
+          <p>
+            <strong>The bounce MX and SPF records point at this server's hostname, {hostname.name}:</strong> {hostname.problem}.
+          </p>
+          <p>{hostname.fix}</p>
+        </div>
       )}
       <ErrorNote error={domains.isError ? errorText(domains.error) : remove.isError ? errorText(remove.error) : null} />
       {domains.isPending ? (
