@@ -100,7 +100,8 @@ export function urlHost(template: string): string | null {
   try {
     return sampleUrl(template).hostname;
   } catch {
-    return null; // urlProblem says why, when the step is saved
+    // urlProblem says why, when the step is saved
+    return null;
   }
 }
 

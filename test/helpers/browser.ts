@@ -3,6 +3,7 @@
 // person with a screen reader would, never by CSS classes.
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { WAIT_SCALE } from './eventually.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -27,7 +28,8 @@ export interface ConsoleTab {
 export async function openTab(browser: Browser, url: string): Promise<ConsoleTab> {
   const context = await browser.newContext();
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  // a locator's wait, stretched on a loaded machine as every wait is
+  page.setDefaultTimeout(15_000 * WAIT_SCALE);
   const problems: string[] = [];
   page.on('console', (m) => {
     // a refused API request (4xx) is logged by the browser too: refusals are what some tests check

@@ -24,6 +24,13 @@ export function noteSeen(seen: Seen): void {
 
 const MAX_SHOWN = 1200;
 
+/**
+ * Every wait's bound is stretched by this factor (POSTMILL_TEST_WAIT_SCALE, default 3): a bound only
+ * decides how long a test that will fail takes to say so, and a loaded machine (files side by side,
+ * CPU-bound processes beside the suite) makes the daemon's work arrive later, never wrongly.
+ */
+export const WAIT_SCALE = Math.max(1, Number(process.env.POSTMILL_TEST_WAIT_SCALE) || 3);
+
 /** What a failed wait reports: what the check told `saw`, else what it noted last, else its answer. */
 const lastSeen = (reading: Reading, answer: unknown): unknown => (reading.told ? reading.told.value : reading.noted ? reading.noted() : answer);
 
@@ -52,7 +59,7 @@ export async function eventually<T>(
     const answer = await readings.run(reading, () => check(saw));
     if (answer) return answer;
     const waited = performance.now() - started;
-    if (waited > timeoutMs) {
+    if (waited > timeoutMs * WAIT_SCALE) {
       throw new Error(`waited ${Math.round(waited)} ms (${polls} checks) for ${what}; last saw: ${describe(lastSeen(reading, answer))}`);
     }
     await new Promise((resolve) => setTimeout(resolve, everyMs));
@@ -63,7 +70,7 @@ export async function eventually<T>(
 export async function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const bound = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`waited ${timeoutMs} ms for ${what}; it had not come`)), timeoutMs);
+    timer = setTimeout(() => reject(new Error(`waited ${timeoutMs * WAIT_SCALE} ms for ${what}; it had not come`)), timeoutMs * WAIT_SCALE);
   });
   try {
     return await Promise.race([promise, bound]);
