@@ -10,6 +10,7 @@ import { useDebounced } from '../ui/useDebounced';
 import { audienceLabel, CAMPAIGN_STATUSES, campaignsKey, type Campaign, type CampaignPage, type CampaignStatus } from './Campaigns';
 import { useSegments } from './CampaignsAudience';
 import { Pager } from '../ui/Pager';
+import { Skeleton } from '../ui/Skeleton';
 
 const PAGE_SIZE = 20;
 
@@ -77,7 +78,7 @@ export function CampaignsListPage() {
       </div>
       <ErrorNote error={list.isError ? errorText(list.error) : null} />
       {list.isPending ? (
-        <p role="status">Loading campaigns…</p>
+        <Skeleton label="Loading campaigns…" />
       ) : rows.length === 0 ? (
         <p>{filtered ? 'No campaign matches.' : 'No campaigns yet: make the first one with New campaign.'}</p>
       ) : (

@@ -9,6 +9,7 @@ import { ErrorNote, Page } from '../page';
 import { useSession } from '../session';
 import { ContactsBulk } from './ContactsBulk';
 import type { ContactPage } from './ContactsTypes';
+import { Skeleton } from '../ui/Skeleton';
 
 const SORTS = {
   newest: { sort: 'createdAt', dir: 'desc', label: 'Newest first' },
@@ -171,7 +172,7 @@ export function ContactsPage() {
         }}
       />
       {list.isPending ? (
-        <p role="status">Loading contacts…</p>
+        <Skeleton label="Loading contacts…" />
       ) : (
         list.data && (
           <>

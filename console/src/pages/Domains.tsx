@@ -10,6 +10,7 @@ import { ErrorNote, Page } from '../page';
 import { useSession } from '../session';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { CopyButton } from '../ui/CopyButton';
+import { Skeleton } from '../ui/Skeleton';
 
 type Purpose = 'dkim' | 'bounce' | 'spf' | 'dmarc';
 type KeyState = 'pending' | 'active' | 'retiring' | 'safe_to_remove';
@@ -249,7 +250,7 @@ export function DomainsPage() {
       )}
       <ErrorNote error={domains.isError ? errorText(domains.error) : remove.isError ? errorText(remove.error) : null} />
       {domains.isPending ? (
-        <p role="status">Loading domains…</p>
+        <Skeleton label="Loading domains…" />
       ) : domains.data?.data.length === 0 ? (
         <p>No sender domains yet.</p>
       ) : (

@@ -6,6 +6,7 @@ import { api, errorText } from '../api';
 import { ErrorNote } from '../page';
 import { useSession } from '../session';
 import { logQuery, when, type Email, type EmailPage, type LogFilters } from './Emails';
+import { Skeleton } from '../ui/Skeleton';
 
 const PAGE = 25;
 
@@ -30,7 +31,7 @@ export function EmailLog({ filters, caption, linkOf, empty, refetchMs }: Props) 
     refetchInterval: refetchMs ?? false,
   });
   const rows = log.data?.pages.flatMap((p) => p.data) ?? [];
-  if (log.isPending) return <p role="status">Loading emails…</p>;
+  if (log.isPending) return <Skeleton label="Loading emails…" />;
   if (log.isError) return <ErrorNote error={errorText(log.error)} />;
   return (
     <>

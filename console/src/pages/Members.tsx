@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { api, errorText, type Role } from '../api';
 import { ErrorNote, Page } from '../page';
 import { useSession } from '../session';
+import { Skeleton } from '../ui/Skeleton';
 
 interface Member {
   userId: string;
@@ -95,7 +96,7 @@ export function MembersPage() {
     <Page title="Members">
       <ErrorNote error={failure} />
       {members.isPending ? (
-        <p role="status">Loading members…</p>
+        <Skeleton label="Loading members…" />
       ) : (
         members.data && (
           <table>

@@ -10,6 +10,7 @@ import { allows } from '../roles';
 import { LineChart, METRIC_COLORS } from '../ui/LineChart';
 import { SenderHealth } from './SenderHealth';
 import { METRICS, type DayStats, type Metric, type Overview } from './OverviewTypes';
+import { Skeleton } from '../ui/Skeleton';
 
 const LABELS: Record<Metric, string> = { sent: 'Sent', delivered: 'Delivered', bounced: 'Bounced', complained: 'Complained', opened: 'Opened', clicked: 'Clicked' };
 const RANGES = [7, 30, 90] as const;
@@ -133,7 +134,7 @@ export function OverviewPage() {
   return (
     <Page title="Overview">
       <ErrorNote error={overview.isError ? errorText(overview.error) : null} />
-      {overview.isPending ? <p role="status">Loading the queue and alerts…</p> : overview.data && (
+      {overview.isPending ? <Skeleton label="Loading the queue and alerts…" /> : overview.data && (
         <>
           <Alerts overview={overview.data} />
           <Queue overview={overview.data} />
@@ -151,7 +152,7 @@ export function OverviewPage() {
           ))}
         </fieldset>
         <ErrorNote error={daily.isError ? errorText(daily.error) : null} />
-        {daily.isPending ? <p role="status">Loading the days…</p> : daily.data && <Daily days={daily.data.data} />}
+        {daily.isPending ? <Skeleton label="Loading the days…" /> : daily.data && <Daily days={daily.data.data} />}
       </section>
     </Page>
   );

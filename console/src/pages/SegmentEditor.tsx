@@ -12,6 +12,7 @@ import { emptyCondition, FilterBuilder, type FilterCondition } from '../ui/Filte
 import { SegmentMembers } from './SegmentMembers';
 import { SegmentPreview } from './SegmentPreview';
 import { deleteFailure, segmentsKey, type Segment, type SegmentType } from './Segments';
+import { Skeleton } from '../ui/Skeleton';
 
 interface Draft {
   name: string;
@@ -149,7 +150,7 @@ export function SegmentEditorPage() {
     refetchOnWindowFocus: false,
   });
   if (isNew) return <Editor key="new" saved={null} />;
-  if (segment.isPending) return <p role="status">Loading the segment…</p>;
+  if (segment.isPending) return <Skeleton label="Loading the segment…" />;
   if (segment.isError)
     return (
       <Page title="Segment">

@@ -4,6 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, errorText } from '../api';
 import { ErrorNote } from '../page';
+import { Skeleton } from '../ui/Skeleton';
 
 interface Window {
   days: number;
@@ -83,7 +84,7 @@ export function SenderHealth({ projectId }: { projectId: string | undefined }) {
       <h2 id="sender-health-heading">Sender health</h2>
       <ErrorNote error={domains.isError ? errorText(domains.error) : null} />
       {domains.isPending ? (
-        <p role="status">Loading the sender domains…</p>
+        <Skeleton label="Loading the sender domains…" />
       ) : domains.data?.data.length === 0 ? (
         <p>No sender domain yet: add one under Domains.</p>
       ) : (

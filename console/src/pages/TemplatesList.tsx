@@ -10,6 +10,7 @@ import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { useDebounced } from '../ui/useDebounced';
 import { TEMPLATE_TYPES, templatesKey, type Template, type TemplatePage, type TemplateType } from './Templates';
 import { Pager } from '../ui/Pager';
+import { Skeleton } from '../ui/Skeleton';
 
 const PAGE_SIZE = 20;
 
@@ -88,7 +89,7 @@ export function TemplatesListPage() {
       </div>
       <ErrorNote error={list.isError ? errorText(list.error) : duplicate.isError ? errorText(duplicate.error) : removeFailure} />
       {list.isPending ? (
-        <p role="status">Loading templates…</p>
+        <Skeleton label="Loading templates…" />
       ) : rows.length === 0 ? (
         <p>{filtered ? 'No template matches.' : 'No templates yet: make the first one with New template.'}</p>
       ) : (

@@ -10,6 +10,7 @@ import { useSession } from '../session';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { workflowsKey, type StepCount, type Workflow, type WorkflowPage } from './Workflows';
 import { Pager } from '../ui/Pager';
+import { Skeleton } from '../ui/Skeleton';
 
 const PAGE_SIZE = 20;
 
@@ -113,7 +114,7 @@ export function WorkflowsListPage() {
       </div>
       <ErrorNote error={list.isError ? errorText(list.error) : removeFailure} />
       {list.isPending ? (
-        <p role="status">Loading workflows…</p>
+        <Skeleton label="Loading workflows…" />
       ) : rows.length === 0 ? (
         <p>No workflows yet: make the first one with New workflow.</p>
       ) : (
