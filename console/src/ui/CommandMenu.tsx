@@ -26,7 +26,6 @@ function useFound(query: string) {
 
 export function CommandMenu({ open, onClose }: { open: boolean; onClose(): void }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const input = useRef<HTMLInputElement>(null);
   const navigate = useNavigate();
   const { me, project } = useSession();
   const [query, setQuery] = useState('');
@@ -54,7 +53,6 @@ export function CommandMenu({ open, onClose }: { open: boolean; onClose(): void 
       setQuery('');
       setActive(0);
       d.showModal();
-      input.current?.focus();
     }
     if (!open && d?.open) d.close();
   }, [open]);
@@ -80,56 +78,61 @@ export function CommandMenu({ open, onClose }: { open: boolean; onClose(): void 
 
   return (
     <dialog ref={dialog} className="command" aria-label="Command menu" onClose={() => open && onClose()} onClick={(e) => e.target === dialog.current && onClose()}>
-      <div className="command-search">
-        <Icon name="search" />
-        <input
-          ref={input}
-          role="combobox"
-          aria-label="Go to a page, find a contact or an email"
-          aria-expanded="true"
-          aria-controls={listId}
-          aria-autocomplete="list"
-          aria-activedescendant={current ? optionId(current) : undefined}
-          placeholder="Go to a page, find a contact or an email…"
-          autoComplete="off"
-          spellCheck={false}
-          value={query}
-          onChange={(e) => {
-            setQuery(e.target.value);
-            setActive(0);
-          }}
-          onKeyDown={onKey}
-        />
-      </div>
-      <div role="listbox" id={listId} aria-label="Commands">
-        {groups.map((g) => (
-          <div role="group" key={g.name} aria-labelledby={`${listId}-${g.name}`}>
-            <div role="presentation" id={`${listId}-${g.name}`}>
-              {g.name}
-            </div>
-            {g.commands.map((c) => (
-              <div key={c.id} id={optionId(c)} role="option" aria-selected={c === current} onMouseMove={() => setActive(flat.indexOf(c))} onClick={() => choose(c)}>
-                <Icon name={c.icon} size={16} />
-                {c.label}
+      {/* its fields exist only while it is open: closed, nothing in it answers a search of the page's labels */}
+      {open && (
+        <>
+          <div className="command-search">
+            <Icon name="search" />
+            <input
+              autoFocus
+              role="combobox"
+              aria-label="Go to a page, find a contact or an email"
+              aria-expanded="true"
+              aria-controls={listId}
+              aria-autocomplete="list"
+              aria-activedescendant={current ? optionId(current) : undefined}
+              placeholder="Go to a page, find a contact or an email…"
+              autoComplete="off"
+              spellCheck={false}
+              value={query}
+              onChange={(e) => {
+                setQuery(e.target.value);
+                setActive(0);
+              }}
+              onKeyDown={onKey}
+            />
+          </div>
+          <div role="listbox" id={listId} aria-label="Commands">
+            {groups.map((g) => (
+              <div role="group" key={g.name} aria-labelledby={`${listId}-${g.name}`}>
+                <div role="presentation" id={`${listId}-${g.name}`}>
+                  {g.name}
+                </div>
+                {g.commands.map((c) => (
+                  <div key={c.id} id={optionId(c)} role="option" aria-selected={c === current} onMouseMove={() => setActive(flat.indexOf(c))} onClick={() => choose(c)}>
+                    <Icon name={c.icon} size={16} />
+                    {c.label}
+                  </div>
+                ))}
               </div>
             ))}
           </div>
-        ))}
-      </div>
-      <p className="hint" role="status">
-        {found.searching ? 'Searching contacts and emails…' : flat.length === 0 ? `Nothing matches “${query.trim()}”.` : ''}
-      </p>
-      <div className="command-foot" aria-hidden="true">
-        <span>
-          <kbd>↑</kbd> <kbd>↓</kbd> to move
-        </span>
-        <span>
-          <kbd>Enter</kbd> to go
-        </span>
-        <span>
-          <kbd>Esc</kbd> to close
-        </span>
-      </div>
+          <p className="hint" role="status">
+            {found.searching ? 'Searching contacts and emails…' : flat.length === 0 ? `Nothing matches “${query.trim()}”.` : ''}
+          </p>
+          <div className="command-foot" aria-hidden="true">
+            <span>
+              <kbd>↑</kbd> <kbd>↓</kbd> to move
+            </span>
+            <span>
+              <kbd>Enter</kbd> to go
+            </span>
+            <span>
+              <kbd>Esc</kbd> to close
+            </span>
+          </div>
+        </>
+      )}
     </dialog>
   );
 }
