@@ -256,8 +256,14 @@ test('no page is wider than the screen, at 390 and at 1280 px', async () => {
       await page.goto(`${env.daemon.url}/app${path}`);
       await h1(page, heading);
       await loaded(page);
-      const over = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
-      if ((over as number) > 0) wide.push(`${path} by ${over} px`);
+      const over = await page.evaluate(() => {
+        const { document, window } = globalThis as any;
+        const by = document.documentElement.scrollWidth - window.innerWidth;
+        // what sticks out, to say where to look
+        const out = [...document.querySelectorAll('main *')].filter((e: any) => e.getBoundingClientRect().right > window.innerWidth + 1);
+        return by > 0 ? `by ${by} px (${out.slice(0, 3).map((e: any) => `${e.tagName.toLowerCase()} “${(e.textContent ?? '').slice(0, 40)}”`).join(', ')})` : null;
+      });
+      if (over) wide.push(`${path} ${over}`);
     }
     assert.equal(wide, [], `pages wider than ${width} px`);
     noProblems(tab);
