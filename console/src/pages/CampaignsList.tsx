@@ -11,6 +11,7 @@ import { audienceLabel, CAMPAIGN_STATUSES, campaignsKey, type Campaign, type Cam
 import { useSegments } from './CampaignsAudience';
 import { Pager } from '../ui/Pager';
 import { Skeleton } from '../ui/Skeleton';
+import { EmptyState } from '../ui/EmptyState';
 
 const PAGE_SIZE = 20;
 
@@ -80,7 +81,9 @@ export function CampaignsListPage() {
       {list.isPending ? (
         <Skeleton label="Loading campaigns…" />
       ) : rows.length === 0 ? (
-        <p>{filtered ? 'No campaign matches.' : 'No campaigns yet: make the first one with New campaign.'}</p>
+        <EmptyState icon="campaigns">
+          <p>{filtered ? 'No campaign matches.' : 'No campaigns yet: make the first one with New campaign.'}</p>
+        </EmptyState>
       ) : (
         <table>
           <caption>

@@ -13,6 +13,7 @@ import { SegmentMembers } from './SegmentMembers';
 import { SegmentPreview } from './SegmentPreview';
 import { deleteFailure, segmentsKey, type Segment, type SegmentType } from './Segments';
 import { Skeleton } from '../ui/Skeleton';
+import { useToast } from '../ui/Toasts';
 
 interface Draft {
   name: string;
@@ -62,10 +63,12 @@ function Editor({ saved }: { saved: Segment | null }) {
     },
   });
   const [confirming, setConfirming] = useState(false);
+  const toast = useToast();
   const remove = useMutation({
     mutationFn: () => api('DELETE', `/segments/${saved!.id}`),
     onSuccess: () => {
       void refresh();
+      toast(`Segment ${saved!.name} deleted`);
       navigate('/segments');
     },
     onSettled: () => setConfirming(false),

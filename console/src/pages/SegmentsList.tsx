@@ -6,6 +6,7 @@ import { ErrorNote, Page } from '../page';
 import { useSession } from '../session';
 import { segmentsKey, type Segment } from './Segments';
 import { Skeleton } from '../ui/Skeleton';
+import { EmptyState } from '../ui/EmptyState';
 
 export function SegmentsListPage() {
   const { project } = useSession();
@@ -24,7 +25,9 @@ export function SegmentsListPage() {
       {list.isPending ? (
         <Skeleton label="Loading segments…" />
       ) : rows.length === 0 ? (
-        <p>No segments yet: make the first one with New segment.</p>
+        <EmptyState icon="segments">
+          <p>No segments yet: make the first one with New segment.</p>
+        </EmptyState>
       ) : (
         <table>
           <caption>
