@@ -12,6 +12,7 @@ import { useSegments } from './CampaignsAudience';
 import { Pager } from '../ui/Pager';
 import { Skeleton } from '../ui/Skeleton';
 import { EmptyState } from '../ui/EmptyState';
+import { StatusBadge } from '../ui/StatusBadge';
 
 const PAGE_SIZE = 20;
 
@@ -108,7 +109,9 @@ export function CampaignsListPage() {
                 <th scope="row">
                   <Link to={`/campaigns/${c.id}`}>{c.name}</Link>
                 </th>
-                <td>{c.status}</td>
+                <td>
+                  <StatusBadge status={c.status} />
+                </td>
                 <td>{audienceLabel(c, segments.data?.data)}</td>
                 <td>{c.status === 'DRAFT' ? '—' : c.totalRecipients.toLocaleString()}</td>
                 <td>{c.deliveredCount.toLocaleString()}</td>

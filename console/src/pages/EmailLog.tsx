@@ -7,6 +7,7 @@ import { ErrorNote } from '../page';
 import { useSession } from '../session';
 import { logQuery, when, type Email, type EmailPage, type LogFilters } from './Emails';
 import { Skeleton } from '../ui/Skeleton';
+import { StatusBadge } from '../ui/StatusBadge';
 
 const PAGE = 25;
 
@@ -56,7 +57,9 @@ export function EmailLog({ filters, caption, linkOf, empty, refetchMs }: Props) 
                   <Link to={linkOf(e)}>{e.to}</Link>
                 </th>
                 <td>{e.subject}</td>
-                <td>{e.status}</td>
+                <td>
+                  <StatusBadge status={e.status} />
+                </td>
                 <td>
                   <time dateTime={e.createdAt}>{when(e.createdAt)}</time>
                 </td>
