@@ -35,7 +35,10 @@ test.before(async () => {
       condition: { logic: 'OR', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }, { field: 'purchase', operator: 'triggeredWithin', value: 30, unit: 'days' }] }] },
     })
   ).id;
-  ids.workflow = (await ok('POST', '/workflows', { name: 'Onboarding', eventName: 'signed-up' })).id;
+  const workflow = await ok('POST', '/workflows', { name: 'Onboarding', eventName: 'signed-up' });
+  ids.workflow = workflow.id;
+  const end = await ok('POST', `/workflows/${workflow.id}/steps`, { type: 'EXIT', name: 'Done', position: { x: 0, y: 200 }, config: {} });
+  await ok('POST', `/workflows/${workflow.id}/transitions`, { fromStepId: workflow.steps[0].id, toStepId: end.id });
   await env.idle();
   // a project with no sender domain, whose one owner is the only one
   bareProject = d.createProject('bare').id;
@@ -179,6 +182,9 @@ test('the theme: the system’s until “Dark theme” is pressed; the choice ho
   await zoom.waitFor();
   assert.ok((await contrastOf(zoom, 'background-color')) < 3, 'the canvas controls are no white squares on the dark page');
   assert.ok((await contrastOf(zoom.locator('svg'))) >= 3, 'their icons are seen');
+  // an edge is drawn: its SVG has a size (a stylesheet capping svg widths once made it 0, which hides it)
+  const edgeSvgWidth = await page.locator('.react-flow__edges svg').first().evaluate((svg: any) => svg.getBoundingClientRect().width as number);
+  assert.ok(edgeSvgWidth > 0, `the edges' SVG is ${edgeSvgWidth} px wide`);
   await page.goto(`${env.daemon.url}/app/templates/${ids.template}`);
   await h1(page, 'Template: Welcome');
   const body = page.getByRole('textbox', { name: 'HTML body' });
