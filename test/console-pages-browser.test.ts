@@ -3,7 +3,7 @@
 // rejected row; finding a contact by search and by a data field, opening and editing it; the note
 // on a contact a send created unsubscribed; a bulk unsubscribe; removing a suppression as ADMIN,
 // and a MEMBER who sees no Remove button and whose direct call is 403. Elements are found by role
-// and accessible name. (docs/console/'s screenshots come from scripts/console-screenshots.mjs.)
+// and accessible name. (docs/console/'s screenshots come from docs/console/screenshots.mjs.)
 import type { Browser } from 'playwright-core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

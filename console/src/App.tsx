@@ -9,6 +9,7 @@ import { navigationFor, PAGES, pageExists, pagesOpenTo, type PageRoute, type Sec
 import { Page } from './page';
 import { SessionProvider, useMe, useSession } from './session';
 import { Shell } from './Shell';
+import { Skeleton } from './ui/Skeleton';
 
 /** A page behind its role: the server refuses the rest anyway; this says so instead of failing calls. */
 function RoleGate({ page }: { page: PageRoute }) {
@@ -82,7 +83,7 @@ function NotFound() {
 function SignedIn() {
   const me = useMe();
   const location = useLocation();
-  if (me.isPending) return <p role="status">Loading…</p>;
+  if (me.isPending) return <Skeleton />;
   if (me.isError) return <p role="alert">The console cannot reach the server: {me.error.message}</p>;
   if (!me.data) return <Navigate to="/sign-in" replace state={{ from: location.pathname }} />;
   return (

@@ -22,6 +22,7 @@ import {
   type CampaignSummary,
   type SeriesPoint,
 } from './CampaignAnalyticsTypes';
+import { Skeleton } from '../ui/Skeleton';
 
 const LIVE_MS = 5000;
 const SETTLED_MS = 60_000;
@@ -173,7 +174,7 @@ export function CampaignAnalyticsPage() {
           {c.sentAt ? `, the send began ${utc(c.sentAt)}` : ', not sent yet'}. <Link to={`/campaigns/compare?ids=${c.id}`}>Compare with other campaigns</Link>
         </p>
       )}
-      {stats.isPending ? <p role="status">Loading the results…</p> : stats.data && <Results stats={stats.data.data} />}
+      {stats.isPending ? <Skeleton label="Loading the results…" /> : stats.data && <Results stats={stats.data.data} />}
       <section aria-labelledby="time-heading">
         <h2 id="time-heading">Over time</h2>
         <fieldset className="row">
@@ -184,7 +185,7 @@ export function CampaignAnalyticsPage() {
             </label>
           ))}
         </fieldset>
-        {analytics.isPending ? <p role="status">Loading the analytics…</p> : analytics.data && <OverTime series={analytics.data.series} />}
+        {analytics.isPending ? <Skeleton label="Loading the analytics…" /> : analytics.data && <OverTime series={analytics.data.series} />}
       </section>
       <section aria-labelledby="links-heading">
         <h2 id="links-heading">Links</h2>

@@ -11,6 +11,7 @@ import { useSession } from '../session';
 import { LineChart, PALETTE } from '../ui/LineChart';
 import { useDebounced } from '../ui/useDebounced';
 import { BUCKETS, bucketQuery, OUTCOME_LABELS, OUTCOMES, RESULT_ROWS, utc, type Bucket, type CampaignSummary, type Compared, type Outcome } from './CampaignAnalyticsTypes';
+import { Skeleton } from '../ui/Skeleton';
 
 const MAX_COMPARED = 10;
 const CHOICES = 50;
@@ -118,7 +119,7 @@ export function CampaignsComparePage() {
         </label>
         <ErrorNote error={choices.isError ? errorText(choices.error) : null} />
         {choices.isPending ? (
-          <p role="status">Loading the campaigns…</p>
+          <Skeleton label="Loading the campaigns…" />
         ) : sent.length === 0 ? (
           <p>No sent campaign{term ? ' matches' : ' yet'}: a campaign shows here once its send has begun.</p>
         ) : (
@@ -161,7 +162,7 @@ export function CampaignsComparePage() {
           <h2 id="compared-heading">Side by side</h2>
           <ErrorNote error={compared.isError ? errorText(compared.error) : null} />
           {compared.isPending ? (
-            <p role="status">Loading the comparison…</p>
+            <Skeleton label="Loading the comparison…" />
           ) : (
             compared.data && (
               <>

@@ -10,6 +10,9 @@ import { useDebounced } from '../ui/useDebounced';
 import { audienceLabel, CAMPAIGN_STATUSES, campaignsKey, type Campaign, type CampaignPage, type CampaignStatus } from './Campaigns';
 import { useSegments } from './CampaignsAudience';
 import { Pager } from '../ui/Pager';
+import { Skeleton } from '../ui/Skeleton';
+import { EmptyState } from '../ui/EmptyState';
+import { StatusBadge } from '../ui/StatusBadge';
 
 const PAGE_SIZE = 20;
 
@@ -77,9 +80,11 @@ export function CampaignsListPage() {
       </div>
       <ErrorNote error={list.isError ? errorText(list.error) : null} />
       {list.isPending ? (
-        <p role="status">Loading campaigns…</p>
+        <Skeleton label="Loading campaigns…" />
       ) : rows.length === 0 ? (
-        <p>{filtered ? 'No campaign matches.' : 'No campaigns yet: make the first one with New campaign.'}</p>
+        <EmptyState icon="campaigns">
+          <p>{filtered ? 'No campaign matches.' : 'No campaigns yet: make the first one with New campaign.'}</p>
+        </EmptyState>
       ) : (
         <table>
           <caption>
@@ -104,7 +109,9 @@ export function CampaignsListPage() {
                 <th scope="row">
                   <Link to={`/campaigns/${c.id}`}>{c.name}</Link>
                 </th>
-                <td>{c.status}</td>
+                <td>
+                  <StatusBadge status={c.status} />
+                </td>
                 <td>{audienceLabel(c, segments.data?.data)}</td>
                 <td>{c.status === 'DRAFT' ? '—' : c.totalRecipients.toLocaleString()}</td>
                 <td>{c.deliveredCount.toLocaleString()}</td>

@@ -10,6 +10,7 @@ import { audienceLabel, campaignsKey, type Campaign } from './Campaigns';
 import { useSegments } from './CampaignsAudience';
 import { CampaignsComposer } from './CampaignsComposer';
 import { CampaignsProgress } from './CampaignsProgress';
+import { Skeleton } from '../ui/Skeleton';
 
 function Tabs({ campaign }: { campaign: Campaign }) {
   return (
@@ -84,7 +85,7 @@ export function CampaignsPage() {
         <CampaignsComposer key="new" saved={null} onSaved={saved} />
       </Page>
     );
-  if (campaign.isPending) return <p role="status">Loading the campaign…</p>;
+  if (campaign.isPending) return <Skeleton label="Loading the campaign…" />;
   if (campaign.isError)
     return (
       <Page title="Campaign">

@@ -7,6 +7,7 @@ import { api, errorText } from '../api';
 import { ErrorNote, Page } from '../page';
 import { useSession } from '../session';
 import type { Contact } from './ContactsTypes';
+import { Skeleton } from '../ui/Skeleton';
 
 interface ActivityPage {
   data: { id: string; type: string; timestamp: string; metadata: Record<string, unknown> }[];
@@ -67,7 +68,7 @@ function Timeline({ contactId }: { contactId: string }) {
       <h2 id="timeline-heading">Activity</h2>
       <ErrorNote error={feed.isError ? errorText(feed.error) : null} />
       {feed.isPending ? (
-        <p role="status">Loading activity…</p>
+        <Skeleton label="Loading activity…" />
       ) : entries.length === 0 ? (
         <p>No activity yet.</p>
       ) : (
@@ -126,7 +127,7 @@ export function ContactPage() {
   return (
     <Page title={c ? c.email : 'Contact'}>
       <ErrorNote error={contact.isError ? errorText(contact.error) : remove.isError ? errorText(remove.error) : null} />
-      {contact.isPending && <p role="status">Loading the contact…</p>}
+      {contact.isPending && <Skeleton label="Loading the contact…" />}
       {c && (
         <>
           <p className="hint">

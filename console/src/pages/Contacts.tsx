@@ -10,6 +10,7 @@ import { ExportCsvButton } from '../ui/ExportCsvButton';
 import { useSession } from '../session';
 import { ContactsBulk } from './ContactsBulk';
 import type { ContactPage } from './ContactsTypes';
+import { Skeleton } from '../ui/Skeleton';
 
 const SORTS = {
   newest: { sort: 'createdAt', dir: 'desc', label: 'Newest first' },
@@ -173,7 +174,7 @@ export function ContactsPage() {
         }}
       />
       {list.isPending ? (
-        <p role="status">Loading contacts…</p>
+        <Skeleton label="Loading contacts…" />
       ) : (
         list.data && (
           <>

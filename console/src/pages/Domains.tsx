@@ -11,6 +11,9 @@ import { ErrorNote, Page } from '../page';
 import { useSession } from '../session';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { CopyButton } from '../ui/CopyButton';
+import { EmptyState } from '../ui/EmptyState';
+import { useToast } from '../ui/Toasts';
+import { Skeleton } from '../ui/Skeleton';
 
 type Purpose = 'dkim' | 'bounce' | 'spf' | 'dmarc';
 type KeyState = 'pending' | 'active' | 'retiring' | 'safe_to_remove';
@@ -94,7 +97,7 @@ function RecordHeader({ record }: { record: DnsRecord }) {
   const state = keyStateText(record);
   return (
     <>
-      DKIM {ALGORITHMS[record.algorithm ?? 'rsa']} <span className="badge">{state.label}</span>
+      DKIM {ALGORITHMS[record.algorithm ?? 'rsa']} <span className="badge" data-tone={record.state === 'active' ? 'success' : 'warning'}>{state.label}</span>
       <span className="hint">
         selector {record.selector}: {state.why}
       </span>
@@ -104,42 +107,48 @@ function RecordHeader({ record }: { record: DnsRecord }) {
 
 function RecordsTable({ domain }: { domain: Domain }) {
   return (
-    <table className="records">
-      <caption>Records to publish at the DNS host of {domain.domain}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Record</th>
-          <th scope="col">Type</th>
-          <th scope="col">Name</th>
-          <th scope="col">Priority</th>
-          <th scope="col">Value</th>
-          <th scope="col">Found</th>
-        </tr>
-      </thead>
-      <tbody>
-        {domain.records.map((r) => {
-          // a DKIM record per key: its selector tells the copy buttons apart
-          const label = `${PURPOSES[r.purpose].label} ${r.type}`;
-          const selector = r.selector ? `, selector ${r.selector}` : '';
-          return (
-            <tr key={`${r.purpose}:${r.name}`}>
-              <th scope="row">
-                <RecordHeader record={r} />
-              </th>
-              <td>{r.type}</td>
-              <td>
-                <code>{r.name}</code> <CopyButton text={r.name} label={`${label} name${selector}`} />
-              </td>
-              <td>{r.priority ?? ''}</td>
-              <td>
-                <code className="value">{r.value}</code> <CopyButton text={r.value} label={`${label} value${selector}`} />
-              </td>
-              <td>{r.verified ? 'Verified' : 'Not yet'}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <div className="records-scroll">
+      <table className="records">
+        <caption>Records to publish at the DNS host of {domain.domain}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Record</th>
+            <th scope="col">Type</th>
+            <th scope="col">Name</th>
+            <th scope="col">Priority</th>
+            <th scope="col">Value</th>
+            <th scope="col">Found</th>
+          </tr>
+        </thead>
+        <tbody>
+          {domain.records.map((r) => {
+            // a DKIM record per key: its selector tells the copy buttons apart
+            const label = `${PURPOSES[r.purpose].label} ${r.type}`;
+            const selector = r.selector ? `, selector ${r.selector}` : '';
+            return (
+              <tr key={`${r.purpose}:${r.name}`}>
+                <th scope="row">
+                  <RecordHeader record={r} />
+                </th>
+                <td>{r.type}</td>
+                <td>
+                  <code>{r.name}</code> <CopyButton text={r.name} label={`${label} name${selector}`} />
+                </td>
+                <td>{r.priority ?? ''}</td>
+                <td>
+                  <code className="value">{r.value}</code> <CopyButton text={r.value} label={`${label} value${selector}`} />
+                </td>
+                <td>
+                  <span className="badge" data-tone={r.verified ? 'success' : 'neutral'}>
+                    {r.verified ? 'Verified' : 'Not yet'}
+                  </span>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -154,7 +163,9 @@ function StatusLine({ domain }: { domain: Domain }) {
   }
   return (
     <p role="status">
-      <strong>{domain.status === 'verified' ? 'Verified' : 'Pending'}</strong>
+      <strong className="badge" data-tone={domain.status === 'verified' ? 'success' : 'warning'}>
+        {domain.status === 'verified' ? 'Verified' : 'Pending'}
+      </strong>
       {domain.status === 'verified' ? ': mail may be sent from this domain.' : ': publish the records below, then re-check.'}
       {domain.failureReason && <> Last check: {domain.failureReason}</>}
     </p>
@@ -164,7 +175,14 @@ function StatusLine({ domain }: { domain: Domain }) {
 function DomainSection({ domain, onChecked, onDelete }: { domain: Domain; onChecked(d: Domain): void; onDelete(d: Domain): void }) {
   const { me } = useSession();
   const recheck = useMutation({ mutationFn: () => api<Domain>('GET', `/domains/${domain.id}/verify`), onSuccess: onChecked });
-  const mark = useMutation({ mutationFn: () => api<Domain>('POST', `/domains/${domain.id}/mark-verified`), onSuccess: onChecked });
+  const toast = useToast();
+  const mark = useMutation({
+    mutationFn: () => api<Domain>('POST', `/domains/${domain.id}/mark-verified`),
+    onSuccess: (d) => {
+      onChecked(d);
+      toast(`${d.domain} may send in capture mode`);
+    },
+  });
   const rotate = useMutation({ mutationFn: () => api<Domain>('POST', `/domains/${domain.id}/rotate-key`), onSuccess: onChecked });
   const headingId = `domain-${domain.id}`;
   return (
@@ -202,11 +220,14 @@ function DomainSection({ domain, onChecked, onDelete }: { domain: Domain; onChec
 
 function AddDomain({ onAdded }: { onAdded(d: Domain): void }) {
   const [name, setName] = useState('');
+  const toast = useToast();
   const add = useMutation({
     mutationFn: () => api<Domain>('POST', '/domains', { domain: name }),
     onSuccess: (d) => {
       setName('');
       onAdded(d);
+      // the domain's own card says what it needs next, and keeps saying it as that changes
+      toast(`${d.domain} added`);
     },
   });
   const submit = (e: FormEvent) => {
@@ -226,7 +247,6 @@ function AddDomain({ onAdded }: { onAdded(d: Domain): void }) {
         </button>
       </form>
       <ErrorNote error={add.isError ? errorText(add.error) : null} />
-      {add.isSuccess && <p role="status">{add.data.domain} is added: publish its records, then re-check.</p>}
     </section>
   );
 }
@@ -245,8 +265,10 @@ export function DomainsPage() {
     queries.setQueryData<DomainList>(key, (old) => ({ ...old, data: old?.data.some((x) => x.id === d.id) ? old.data.map((x) => (x.id === d.id ? d : x)) : [...(old?.data ?? []), d] }));
   const hostname = domains.data?.hostname;
   const [deleting, setDeleting] = useState<Domain | null>(null);
+  const toast = useToast();
   const remove = useMutation({
     mutationFn: (d: Domain) => api('DELETE', `/domains/${d.id}`),
+    onSuccess: (_, d) => toast(`${d.domain} deleted`),
     // the dialog closes once the domain has left the page
     onSettled: async () => {
       await queries.invalidateQueries({ queryKey: key });
@@ -272,9 +294,11 @@ export function DomainsPage() {
       )}
       <ErrorNote error={domains.isError ? errorText(domains.error) : remove.isError ? errorText(remove.error) : null} />
       {domains.isPending ? (
-        <p role="status">Loading domains…</p>
+        <Skeleton label="Loading domains…" />
       ) : domains.data?.data.length === 0 ? (
-        <p>No sender domains yet.</p>
+        <EmptyState icon="domains">
+          <p>No sender domains yet: add the domain your mail comes from below.</p>
+        </EmptyState>
       ) : (
         domains.data?.data.map((d) => <DomainSection key={d.id} domain={d} onChecked={put} onDelete={setDeleting} />)
       )}

@@ -9,6 +9,7 @@ import { ErrorNote, Page } from '../page';
 import { allows } from '../roles';
 import { useSession } from '../session';
 import { sender, when, type Attempt, type EmailEvent, type EmailTimeline } from './Emails';
+import { Skeleton } from '../ui/Skeleton';
 
 /** While an email may still change, its page asks again this often. */
 const POLL_MS = 5000;
@@ -139,7 +140,7 @@ export function EmailPage() {
         <Link to="/messages">All messages</Link>
       </p>
       <ErrorNote error={email.isError ? errorText(email.error) : null} />
-      {email.isPending && <p role="status">Loading the email…</p>}
+      {email.isPending && <Skeleton label="Loading the email…" />}
       {e && (
         <>
           <Fields email={e} />

@@ -6,6 +6,8 @@ import { api, errorText } from '../api';
 import { ErrorNote } from '../page';
 import { useSession } from '../session';
 import { logQuery, when, type Email, type EmailPage, type LogFilters } from './Emails';
+import { Skeleton } from '../ui/Skeleton';
+import { StatusBadge } from '../ui/StatusBadge';
 
 const PAGE = 25;
 
@@ -30,7 +32,7 @@ export function EmailLog({ filters, caption, linkOf, empty, refetchMs }: Props) 
     refetchInterval: refetchMs ?? false,
   });
   const rows = log.data?.pages.flatMap((p) => p.data) ?? [];
-  if (log.isPending) return <p role="status">Loading emails…</p>;
+  if (log.isPending) return <Skeleton label="Loading emails…" />;
   if (log.isError) return <ErrorNote error={errorText(log.error)} />;
   return (
     <>
@@ -55,7 +57,9 @@ export function EmailLog({ filters, caption, linkOf, empty, refetchMs }: Props) 
                   <Link to={linkOf(e)}>{e.to}</Link>
                 </th>
                 <td>{e.subject}</td>
-                <td>{e.status}</td>
+                <td>
+                  <StatusBadge status={e.status} />
+                </td>
                 <td>
                   <time dateTime={e.createdAt}>{when(e.createdAt)}</time>
                 </td>

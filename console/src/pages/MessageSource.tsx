@@ -11,6 +11,7 @@ import { Link, useParams } from 'react-router';
 import { api, download, errorText } from '../api';
 import { ErrorNote, Page } from '../page';
 import { useSession } from '../session';
+import { Skeleton } from '../ui/Skeleton';
 
 interface DkimCheck {
   domain: string;
@@ -191,7 +192,7 @@ function MessageView({ id, title, links }: { id: string; title(parsed: Parsed | 
       )}
       <ChecksSection id={id} />
       <ErrorNote error={source.isError ? errorText(source.error) : null} />
-      {source.isPending && <p role="status">Loading the message…</p>}
+      {source.isPending && <Skeleton label="Loading the message…" />}
       {source.data && <Parts source={source.data} />}
     </Page>
   );

@@ -3,33 +3,68 @@
 // sender domain's health.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, errorText } from '../api';
+import { Link } from 'react-router';
+import { api, errorText, type Role } from '../api';
 import { ErrorNote, Page } from '../page';
 import { useSession } from '../session';
 import { allows } from '../roles';
+import { Icon } from '../ui/icons';
 import { LineChart, METRIC_COLORS } from '../ui/LineChart';
-import { SenderHealth } from './SenderHealth';
+import { SenderHealth, useDomainHealth } from './SenderHealth';
 import { METRICS, type DayStats, type Metric, type Overview } from './OverviewTypes';
+import { Skeleton } from '../ui/Skeleton';
 
 const LABELS: Record<Metric, string> = { sent: 'Sent', delivered: 'Delivered', bounced: 'Bounced', complained: 'Complained', opened: 'Opened', clicked: 'Clicked' };
 const RANGES = [7, 30, 90] as const;
 const REFRESH_MS = 30_000;
 
-function Alerts({ overview }: { overview: Overview }) {
+/** Where each alert's fix is done, for a role that may do it. */
+const FIX_PAGES: Record<string, { to: string; label: string; role: Role }> = {
+  domainNotVerified: { to: '/domains', label: 'Open Domains', role: 'ADMIN' },
+  bounceRate: { to: '/contacts/suppressions', label: 'Open Suppressions', role: 'MEMBER' },
+  complaintRate: { to: '/contacts/suppressions', label: 'Open Suppressions', role: 'MEMBER' },
+};
+
+/** The alerts, each with its fix; "nothing" claims only what this role can know (a MEMBER does not see the domains). */
+function Alerts({ overview, domainCount }: { overview: Overview; domainCount: number | null }) {
+  const { project } = useSession();
+  const noDomain = domainCount === 0;
+  const fine = [domainCount !== null && 'every sender domain verified', 'bounce and complaint rates low', overview.outbound?.ok && 'outbound SMTP open'].filter(Boolean).join(', ');
   return (
     <section aria-labelledby="alerts-heading">
       <h2 id="alerts-heading">Needs your attention</h2>
-      {overview.alerts.length === 0 ? (
-        <p>Nothing: domains verified, bounce and complaint rates low{overview.outbound?.ok ? ', outbound SMTP open' : ''}.</p>
+      {overview.alerts.length === 0 && !noDomain ? (
+        <p className="all-clear">
+          <Icon name="check" />
+          Nothing: {fine}.
+        </p>
       ) : (
         <ul className="alerts">
-          {overview.alerts.map((a) => (
-            <li key={a.kind + a.message} className="alert">
-              <strong>{a.message}</strong>
-              <br />
-              <span className="hint">{a.fix}</span>
+          {noDomain && (
+            <li className="alert">
+              <strong>This project has no sender domain yet</strong>
+              <span className="hint">
+                Mail is sent only from a verified domain: <Link to="/domains">add one under Domains</Link> and publish its records.
+              </span>
             </li>
-          ))}
+          )}
+          {overview.alerts.map((a) => {
+            const fix = FIX_PAGES[a.kind];
+            return (
+              <li key={a.kind + a.message} className="alert">
+                <strong>{a.message}</strong>
+                <span className="hint">
+                  {a.fix}
+                  {fix && allows(project?.role, fix.role) && (
+                    <>
+                      {' '}
+                      <Link to={fix.to}>{fix.label}</Link>
+                    </>
+                  )}
+                </span>
+              </li>
+            );
+          })}
         </ul>
       )}
     </section>
@@ -130,16 +165,18 @@ export function OverviewPage() {
   const [range, setRange] = useState<(typeof RANGES)[number]>(7);
   const daily = useQuery({ queryKey: ['stats-daily', project?.id, range], queryFn: () => api<{ data: DayStats[] }>('GET', `/stats/daily?days=${range}`), refetchInterval: REFRESH_MS });
   const overview = useQuery({ queryKey: ['stats-overview', project?.id], queryFn: () => api<Overview>('GET', '/stats/overview'), refetchInterval: REFRESH_MS });
+  const isAdmin = allows(project?.role, 'ADMIN');
+  const health = useDomainHealth(project?.id, isAdmin);
   return (
     <Page title="Overview">
       <ErrorNote error={overview.isError ? errorText(overview.error) : null} />
-      {overview.isPending ? <p role="status">Loading the queue and alerts…</p> : overview.data && (
+      {overview.isPending || (isAdmin && health.isPending) ? <Skeleton label="Loading the queue and alerts…" /> : overview.data && (
         <>
-          <Alerts overview={overview.data} />
+          <Alerts overview={overview.data} domainCount={isAdmin ? (health.data?.data.length ?? null) : null} />
           <Queue overview={overview.data} />
         </>
       )}
-      {allows(project?.role, 'ADMIN') && <SenderHealth projectId={project?.id} />}
+      {isAdmin && <SenderHealth projectId={project?.id} />}
       <section aria-labelledby="daily-heading">
         <h2 id="daily-heading">Emails per day</h2>
         <fieldset className="row">
@@ -151,7 +188,7 @@ export function OverviewPage() {
           ))}
         </fieldset>
         <ErrorNote error={daily.isError ? errorText(daily.error) : null} />
-        {daily.isPending ? <p role="status">Loading the days…</p> : daily.data && <Daily days={daily.data.data} />}
+        {daily.isPending ? <Skeleton label="Loading the days…" /> : daily.data && <Daily days={daily.data.data} />}
       </section>
     </Page>
   );

@@ -13,6 +13,8 @@ import { SegmentMembers } from './SegmentMembers';
 import { SegmentPreview } from './SegmentPreview';
 import { deleteFailure, segmentsKey, type Segment, type SegmentType } from './Segments';
 import { ExportCsvButton } from '../ui/ExportCsvButton';
+import { Skeleton } from '../ui/Skeleton';
+import { useToast } from '../ui/Toasts';
 
 interface Draft {
   name: string;
@@ -62,10 +64,12 @@ function Editor({ saved }: { saved: Segment | null }) {
     },
   });
   const [confirming, setConfirming] = useState(false);
+  const toast = useToast();
   const remove = useMutation({
     mutationFn: () => api('DELETE', `/segments/${saved!.id}`),
     onSuccess: () => {
       void refresh();
+      toast(`Segment ${saved!.name} deleted`);
       navigate('/segments');
     },
     onSettled: () => setConfirming(false),
@@ -151,7 +155,7 @@ export function SegmentEditorPage() {
     refetchOnWindowFocus: false,
   });
   if (isNew) return <Editor key="new" saved={null} />;
-  if (segment.isPending) return <p role="status">Loading the segment…</p>;
+  if (segment.isPending) return <Skeleton label="Loading the segment…" />;
   if (segment.isError)
     return (
       <Page title="Segment">

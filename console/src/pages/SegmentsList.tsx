@@ -5,6 +5,8 @@ import { api, errorText } from '../api';
 import { ErrorNote, Page } from '../page';
 import { useSession } from '../session';
 import { segmentsKey, type Segment } from './Segments';
+import { Skeleton } from '../ui/Skeleton';
+import { EmptyState } from '../ui/EmptyState';
 
 export function SegmentsListPage() {
   const { project } = useSession();
@@ -21,9 +23,11 @@ export function SegmentsListPage() {
       </div>
       <ErrorNote error={list.isError ? errorText(list.error) : null} />
       {list.isPending ? (
-        <p role="status">Loading segments…</p>
+        <Skeleton label="Loading segments…" />
       ) : rows.length === 0 ? (
-        <p>No segments yet: make the first one with New segment.</p>
+        <EmptyState icon="segments">
+          <p>No segments yet: make the first one with New segment.</p>
+        </EmptyState>
       ) : (
         <table>
           <caption>

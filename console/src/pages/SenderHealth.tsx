@@ -2,8 +2,10 @@
 // 7 and 30 days against the providers' thresholds, and its warm-up day when warm-up is on.
 // GET /domains is an ADMIN's route: members do not see the cards.
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { api, errorText } from '../api';
 import { ErrorNote } from '../page';
+import { Skeleton } from '../ui/Skeleton';
 
 interface Window {
   days: number;
@@ -33,6 +35,8 @@ const STATUS: Record<DomainHealth['health']['status'], string> = {
   unknown: 'Not enough mail to judge yet',
 };
 
+const TONES: Record<DomainHealth['health']['status'], string> = { good: 'success', warning: 'warning', critical: 'danger', unknown: 'neutral' };
+
 const percent = (rate: number | null) => (rate === null ? '–' : `${(rate * 100).toFixed(2)}%`);
 
 function Rate({ label, rate, threshold }: { label: string; rate: number | null; threshold: Threshold }) {
@@ -54,7 +58,7 @@ function DomainCard({ d }: { d: DomainHealth }) {
     <article className="card" aria-labelledby={headingId}>
       <h3 id={headingId}>{d.domain}</h3>
       <p>
-        Status: <strong>{STATUS[d.health.status]}</strong>
+        Status: <strong className="badge" data-tone={TONES[d.health.status]}>{STATUS[d.health.status]}</strong>
       </p>
       {d.health.windows.map((w) => (
         <dl key={w.days} className="figures" aria-label={`${d.domain}, last ${w.days} days`}>
@@ -76,16 +80,22 @@ function DomainCard({ d }: { d: DomainHealth }) {
   );
 }
 
+/** The sender domains with their health (ADMIN): the Overview's alerts read how many there are. Its own key: the Domains page keeps another shape under ['domains']. */
+export const useDomainHealth = (projectId: string | undefined, enabled = true) =>
+  useQuery({ queryKey: ['domain-health', projectId], queryFn: () => api<{ data: DomainHealth[] }>('GET', '/domains'), refetchInterval: 30_000, enabled });
+
 export function SenderHealth({ projectId }: { projectId: string | undefined }) {
-  const domains = useQuery({ queryKey: ['domains', projectId], queryFn: () => api<{ data: DomainHealth[] }>('GET', '/domains'), refetchInterval: 30_000 });
+  const domains = useDomainHealth(projectId);
   return (
     <section aria-labelledby="sender-health-heading">
       <h2 id="sender-health-heading">Sender health</h2>
       <ErrorNote error={domains.isError ? errorText(domains.error) : null} />
       {domains.isPending ? (
-        <p role="status">Loading the sender domains…</p>
+        <Skeleton label="Loading the sender domains…" />
       ) : domains.data?.data.length === 0 ? (
-        <p>No sender domain yet: add one under Domains.</p>
+        <p>
+          No sender domain yet: <Link to="/domains">add one under Domains</Link>.
+        </p>
       ) : (
         domains.data?.data.map((d) => <DomainCard key={d.id} d={d} />)
       )}

@@ -7,6 +7,7 @@ import { ErrorNote, Page } from '../page';
 import { useSession } from '../session';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { CopyButton } from '../ui/CopyButton';
+import { Skeleton } from '../ui/Skeleton';
 
 interface KeySettings {
   publicKey: string | null;
@@ -54,7 +55,7 @@ export function SettingsKeysPage() {
       )}
       <h2>Public key</h2>
       {keys.isPending ? (
-        <p role="status">Loading keys…</p>
+        <Skeleton label="Loading keys…" />
       ) : keys.data?.publicKey ? (
         <div className="row">
           <label>

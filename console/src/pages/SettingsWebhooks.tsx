@@ -7,6 +7,7 @@ import { ErrorNote, Page } from '../page';
 import { useSession } from '../session';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { CopyButton } from '../ui/CopyButton';
+import { Skeleton } from '../ui/Skeleton';
 
 interface WebhookSettings {
   signingSecret: string;
@@ -34,7 +35,7 @@ export function SettingsWebhooksPage() {
       <ErrorNote error={settings.isError ? errorText(settings.error) : rotate.isError ? errorText(rotate.error) : null} />
       {rotate.isSuccess && <p role="status">A new secret signs from now on; the old one no longer does.</p>}
       {settings.isPending ? (
-        <p role="status">Loading…</p>
+        <Skeleton />
       ) : (
         s && (
           <>

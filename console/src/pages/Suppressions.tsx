@@ -8,6 +8,7 @@ import { api, errorText } from '../api';
 import { ErrorNote, Page } from '../page';
 import { allows } from '../roles';
 import { useSession } from '../session';
+import { Skeleton } from '../ui/Skeleton';
 
 interface Suppression {
   email: string;
@@ -160,7 +161,7 @@ export function SuppressionsPage() {
       )}
       <ErrorNote error={list.isError ? errorText(list.error) : null} />
       {list.isPending ? (
-        <p role="status">Loading suppressions…</p>
+        <Skeleton label="Loading suppressions…" />
       ) : rows.length === 0 ? (
         <p>{applied || reason ? 'No suppression matches.' : 'No address is suppressed.'}</p>
       ) : (

@@ -10,6 +10,9 @@ import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { useDebounced } from '../ui/useDebounced';
 import { TEMPLATE_TYPES, templatesKey, type Template, type TemplatePage, type TemplateType } from './Templates';
 import { Pager } from '../ui/Pager';
+import { Skeleton } from '../ui/Skeleton';
+import { EmptyState } from '../ui/EmptyState';
+import { useToast } from '../ui/Toasts';
 
 const PAGE_SIZE = 20;
 
@@ -38,8 +41,10 @@ export function TemplatesListPage() {
     },
   });
   const [deleting, setDeleting] = useState<Template | null>(null);
+  const toast = useToast();
   const remove = useMutation({
     mutationFn: (t: Template) => api('DELETE', `/templates/${t.id}`),
+    onSuccess: (_, t) => toast(`Template ${t.name} deleted`),
     // the dialog closes once the template has left the list
     onSettled: async () => {
       await refresh();
@@ -88,9 +93,11 @@ export function TemplatesListPage() {
       </div>
       <ErrorNote error={list.isError ? errorText(list.error) : duplicate.isError ? errorText(duplicate.error) : removeFailure} />
       {list.isPending ? (
-        <p role="status">Loading templates…</p>
+        <Skeleton label="Loading templates…" />
       ) : rows.length === 0 ? (
-        <p>{filtered ? 'No template matches.' : 'No templates yet: make the first one with New template.'}</p>
+        <EmptyState icon="templates">
+          <p>{filtered ? 'No template matches.' : 'No templates yet: make the first one with New template.'}</p>
+        </EmptyState>
       ) : (
         <table>
           <caption>

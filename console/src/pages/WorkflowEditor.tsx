@@ -14,6 +14,7 @@ import { fieldErrorsOf, stepErrors, type FieldErrors } from './workflows/schema-
 import { initialConfig, StepForm } from './workflows/StepForm';
 import { WorkflowCanvas } from './workflows/WorkflowCanvas';
 import { LIVE_MS, STEP_TYPES, TYPE_LABELS, workflowsKey, type AddableStepType, type StepCount, type Workflow } from './Workflows';
+import { Skeleton } from '../ui/Skeleton';
 
 type ByStep<T> = Record<string, T>;
 
@@ -215,7 +216,7 @@ export function WorkflowEditorPage() {
     staleTime: Infinity,
   });
   const refetch = useCallback(async () => (await workflow.refetch()).data, [workflow]);
-  if (workflow.isPending) return <p role="status">Loading the workflow…</p>;
+  if (workflow.isPending) return <Skeleton label="Loading the workflow…" />;
   if (workflow.isError) {
     return (
       <Page title="Workflow">

@@ -10,6 +10,9 @@ import { useSession } from '../session';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { workflowsKey, type StepCount, type Workflow, type WorkflowPage } from './Workflows';
 import { Pager } from '../ui/Pager';
+import { Skeleton } from '../ui/Skeleton';
+import { EmptyState } from '../ui/EmptyState';
+import { useToast } from '../ui/Toasts';
 
 const PAGE_SIZE = 20;
 
@@ -93,8 +96,10 @@ export function WorkflowsListPage() {
     placeholderData: keepPreviousData,
   });
   const [deleting, setDeleting] = useState<Workflow | null>(null);
+  const toast = useToast();
   const remove = useMutation({
     mutationFn: (w: Workflow) => api('DELETE', `/workflows/${w.id}`),
+    onSuccess: (_, w) => toast(`Workflow ${w.name} deleted`),
     onSettled: async () => {
       await queries.invalidateQueries({ queryKey: workflowsKey(project?.id) });
       setDeleting(null);
@@ -113,9 +118,11 @@ export function WorkflowsListPage() {
       </div>
       <ErrorNote error={list.isError ? errorText(list.error) : removeFailure} />
       {list.isPending ? (
-        <p role="status">Loading workflows…</p>
+        <Skeleton label="Loading workflows…" />
       ) : rows.length === 0 ? (
-        <p>No workflows yet: make the first one with New workflow.</p>
+        <EmptyState icon="workflows">
+          <p>No workflows yet: make the first one with New workflow.</p>
+        </EmptyState>
       ) : (
         <table>
           <caption>

@@ -2,6 +2,7 @@
 // API is missing (a console served over plain http from another host is no secure context) or
 // refused, it says how to copy by hand instead of failing silently.
 import { useEffect, useState } from 'react';
+import { Icon } from './icons';
 
 export function CopyButton({ text, label }: { text: string; /** What is copied, for the accessible name: "Copy {label}". */ label: string }) {
   const [outcome, setOutcome] = useState<'copied' | 'failed' | null>(null);
@@ -22,6 +23,7 @@ export function CopyButton({ text, label }: { text: string; /** What is copied, 
   return (
     <span className="copy">
       <button type="button" className="quiet" onClick={copy} aria-label={`Copy ${label}`}>
+        <Icon name={outcome === 'copied' ? 'check' : 'copy'} size={14} />
         Copy
       </button>
       <span role="status" className={outcome === 'failed' ? 'error' : 'hint'}>

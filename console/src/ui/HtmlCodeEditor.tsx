@@ -4,10 +4,11 @@
 import { autocompletion, closeBrackets, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { html } from '@codemirror/lang-html';
-import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { bracketMatching, syntaxHighlighting } from '@codemirror/language';
 import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
+import { codeHighlight } from './codeHighlight';
 
 export interface CodeEditorProps {
   value: string;
@@ -61,7 +62,7 @@ export function HtmlCodeEditor({ value, onChange, label, variables }: CodeEditor
           // Tab is left to the browser: the keyboard can always leave the editor
           keymap.of([...defaultKeymap, ...historyKeymap]),
           html(),
-          syntaxHighlighting(defaultHighlightStyle),
+          syntaxHighlighting(codeHighlight),
           bracketMatching(),
           closeBrackets(),
           completions.current.of(variableData(variables)),

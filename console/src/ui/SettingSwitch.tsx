@@ -6,6 +6,7 @@ import { useState, type ReactNode } from 'react';
 import { api, errorText } from '../api';
 import { ErrorNote } from '../page';
 import { useSession } from '../session';
+import { Skeleton } from './Skeleton';
 
 export function SettingSwitch<F extends string>({ path, field, label, saved }: { path: string; field: F; label: ReactNode; saved(on: boolean): string }) {
   const { project } = useSession();
@@ -22,7 +23,7 @@ export function SettingSwitch<F extends string>({ path, field, label, saved }: {
     <>
       <ErrorNote error={settings.isError ? errorText(settings.error) : change.isError ? errorText(change.error) : null} />
       {settings.isPending ? (
-        <p role="status">Loading…</p>
+        <Skeleton />
       ) : (
         settings.data && (
           <label className="check">

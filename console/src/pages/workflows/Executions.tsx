@@ -10,6 +10,7 @@ import { useSession } from '../../session';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { EXECUTION_STATUSES, isActive, LIVE_MS, TYPE_LABELS, workflowsKey, type Execution, type ExecutionPage, type ExecutionStatus, type Workflow } from '../Workflows';
 import { Pager } from '../../ui/Pager';
+import { Skeleton } from '../../ui/Skeleton';
 
 const PAGE_SIZE = 20;
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
@@ -119,7 +120,7 @@ export function Executions({ workflow }: { workflow: Workflow }) {
       </div>
       <ErrorNote error={list.isError ? errorText(list.error) : cancel.isError ? errorText(cancel.error) : retry.isError ? `Retry: ${errorText(retry.error)}` : null} />
       {list.isPending ? (
-        <p role="status">Loading executions…</p>
+        <Skeleton label="Loading executions…" />
       ) : rows.length === 0 ? (
         <p>{status ? `No ${status} executions.` : 'No executions yet: they start when the trigger event comes (with the workflow enabled).'}</p>
       ) : (

@@ -1,21 +1,22 @@
 #!/usr/bin/env node
-// Every screenshot of docs/console/ (the one way they are made), taken with the browser tests'
-// helpers from real daemons with some data made through the API: one delivering to a loopback MX
+// Every screenshot of docs/console/ (the one way they are made): each page at 1280 and 390 px wide,
+// in the light and the dark theme, taken with the browser tests' helpers from real daemons with some data made through the API: one delivering to a loopback MX
 // (loopback DNS, SMTP sink with STARTTLS) for the everyday pages, one in capture mode for the
 // Outbox, one with two campaigns read and clicked over hours for the campaign analytics, one with a
 // workflow that executions went through (and an HTTP receiver for its webhook). After
-// `npm run build && npm run build:test`:  node scripts/console-screenshots.mjs [everyday|capture|campaigns|workflows]...
-// (every group when none is named).
+// `npm run build && npm run build:test`:  node docs/console/screenshots.mjs [everyday|capture|campaigns|workflows]...
+// (every group when none is named). `page.png` is 1280 px light, `page-dark.png`, `page-390.png` and
+// `page-390-dark.png` the others; a page wider than its viewport is reported.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openTab, signInAs, startBrowser } from '../.build-test/test/helpers/browser.js';
-import { makeUser, PASSWORD } from '../.build-test/test/helpers/console-session.js';
-import { openAndClick } from '../.build-test/test/helpers/engage.js';
-import { publishRecords } from '../.build-test/test/helpers/domains.js';
-import { startHttpReceiver } from '../.build-test/test/helpers/http-receiver.js';
-import { startMailEnv } from '../.build-test/test/helpers/mail-env.js';
+import { openTab, signInAs, startBrowser } from '../../.build-test/test/helpers/browser.js';
+import { makeUser, PASSWORD } from '../../.build-test/test/helpers/console-session.js';
+import { openAndClick } from '../../.build-test/test/helpers/engage.js';
+import { publishRecords } from '../../.build-test/test/helpers/domains.js';
+import { startHttpReceiver } from '../../.build-test/test/helpers/http-receiver.js';
+import { startMailEnv } from '../../.build-test/test/helpers/mail-env.js';
 
-const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'console');
+const out = dirname(fileURLToPath(import.meta.url));
 const OWNER = 'owner@acme.example';
 
 const WELCOME = `<div style="font-family: sans-serif; max-width: 480px; margin: auto; padding: 24px; border: 1px solid #e5e7eb; border-radius: 8px">
@@ -24,6 +25,14 @@ const WELCOME = `<div style="font-family: sans-serif; max-width: 480px; margin: 
   <p><a href="https://acme.example/start" style="display: inline-block; background: #2457c5; color: white; padding: 10px 16px; border-radius: 4px; text-decoration: none">Get started</a></p>
   <p style="color: #9ca3af; font-size: 12px"><a href="{{unsubscribeUrl}}" style="color: #9ca3af">Unsubscribe</a> · <a href="{{manageUrl}}" style="color: #9ca3af">Preferences</a></p>
 </div>`;
+
+/** The widths and themes of each page; 1280 px light last, so the page is left as the script found it. */
+const VARIANTS = [
+  { width: 390, height: 844, colorScheme: 'light', suffix: '-390' },
+  { width: 390, height: 844, colorScheme: 'dark', suffix: '-390-dark' },
+  { width: 1280, height: 900, colorScheme: 'dark', suffix: '-dark' },
+  { width: 1280, height: 900, colorScheme: 'light', suffix: '' },
+];
 
 /** The API of a daemon with its secret key; a refusal stops the script. */
 const apiOf = (d) => async (method, path, body) => {
@@ -42,8 +51,17 @@ async function owner(browser, d) {
     if (path) await page.goto(d.url + path);
     await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
     await ready();
-    await page.screenshot({ path: join(out, file), fullPage: true });
-    console.log(`docs/console/${file}`);
+    for (const { width, height, colorScheme, suffix } of VARIANTS) {
+      await page.setViewportSize({ width, height });
+      await page.emulateMedia({ colorScheme });
+      // two frames: the layout and the paint of the new width and theme
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (wide > 0) console.warn(`${file} at ${width} px is ${wide} px wider than the viewport`);
+      const name = file.replace(/\.png$/, `${suffix}.png`);
+      await page.screenshot({ path: join(out, name), fullPage: true });
+      console.log(`docs/console/${name}`);
+    }
   };
   return { tab, page, shoot };
 }
