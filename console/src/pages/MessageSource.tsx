@@ -11,6 +11,7 @@ import { Link, useParams } from 'react-router';
 import { api, download, errorText } from '../api';
 import { ErrorNote, Page } from '../page';
 import { useSession } from '../session';
+import { BlockedImagesNote } from '../ui/BlockedImagesNote';
 import { Skeleton } from '../ui/Skeleton';
 
 interface DkimCheck {
@@ -117,7 +118,8 @@ function Parts({ source }: { source: Source }) {
           <div className="preview">
             {/* no allow-scripts, no allow-same-origin: the email's HTML runs nothing and reaches nothing of ours */}
             <iframe title="Rendered message" sandbox="" srcDoc={parsed.html} />
-            <p className="hint">Shown as a mail client shows it: remote images load, so a tracked email's open pixel counts this view as an open.</p>
+            <p className="hint">Shown as a mail client shows it: remote https: images load, so a tracked email's open pixel counts this view as an open.</p>
+            <BlockedImagesNote html={parsed.html} />
           </div>
         ) : (
           <p>The message has no HTML part.</p>
