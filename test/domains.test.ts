@@ -280,7 +280,9 @@ test("GET /domains: the key's project's domains, exactly as /domains/project/{pr
     );
   }
   const empty = d.createProject('short-list-empty');
-  assert.equal((await d.request('GET', '/domains', undefined, { key: empty.secretKey })).body, { data: [] });
+  const none = (await d.request('GET', '/domains', undefined, { key: empty.secretKey })).body;
+  assert.equal(none.data, []);
+  assert.equal(Object.keys(none.hostname).sort(), ['fix', 'name', 'problem', 'verdict'], 'the hostname check comes with every list');
   const refused = await d.request('GET', '/domains', undefined, { key: a.publicKey });
   assert.is(refused.status, 401, 'secret key only');
   assert.is(refused.body.error.code, 'INVALID_API_KEY');
