@@ -18,6 +18,7 @@ let browser: Browser;
 const tabs: ConsoleTab[] = [];
 /** Each page signed in: its path under /app and the name of its heading. */
 let pages: [string, string | RegExp][] = [];
+const ids = { template: '', workflow: '' };
 
 const ok = async (method: string, path: string, body?: unknown, key?: string) => {
   const r = await env.daemon.request(method, path, body, key ? { key } : undefined);
@@ -55,6 +56,8 @@ test.before(async () => {
   await eventually(async () => ((await d.request('GET', `/campaigns/${sent}`)).body.status === 'SENT' ? true : null), 15_000, 'the campaign sent');
   await env.idle();
 
+  ids.template = template;
+  ids.workflow = workflow.id;
   pages = [
     ['/overview', 'Overview'],
     ['/contacts/all', 'Contacts'],
@@ -95,8 +98,18 @@ test.after(async () => {
   await env?.close();
 });
 test.after.each(async () => {
+  const problems = tabs.flatMap((tab) => tab.problems);
   for (const tab of tabs.splice(0)) await tab.context.close();
+  // axe is evaluated, not added as a script: the console's CSP has nothing to refuse
+  assert.equal(problems, [], 'the pages reported no errors (CSP violations, exceptions)');
 });
+
+/** A tab signed in as the OWNER at `path`, in `theme`. */
+async function signedIn(path: string, theme: Theme): Promise<Page> {
+  const page = await tabAt(`${env.daemon.url}/app${path}`, theme);
+  await signInAs(page, 'owner@axe.test', PASSWORD);
+  return page;
+}
 
 /** A tab at `url` in `theme` (the system's colour scheme, which the console follows). */
 async function tabAt(url: string, theme: Theme): Promise<Page> {
@@ -151,6 +164,29 @@ for (const theme of ['light', 'dark'] as const) {
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
     found.push(...(await audit(page, '/overview at 390 px with the navigation open', 'Overview', theme)));
 
+    assert.ok(found.length === 0, `axe found serious or critical violations:\n${found.join('\n')}`);
+  });
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`no serious or critical axe violation in what opens inside a page (builder, step form, dialog), ${theme} theme`, async () => {
+    const found: string[] = [];
+    const page = await signedIn(`/templates/${ids.template}`, theme);
+    await page.getByRole('radio', { name: 'Visual' }).check();
+    await page.getByRole('textbox', { name: 'Visual body' }).getByText('Welcome').waitFor();
+    await page.getByRole('button', { name: 'Button', exact: true }).click();
+    await page.getByRole('group', { name: 'Button block' }).waitFor();
+    found.push(...(await audit(page, 'the visual editor with the Button block form', 'Template: Welcome', theme)));
+
+    await page.goto(`${env.daemon.url}/app/workflows/${ids.workflow}`);
+    await page.getByRole('group', { name: 'Step condition' }).getByRole('button', { name: 'condition', exact: true }).click();
+    await page.getByLabel('Operator').waitFor();
+    found.push(...(await audit(page, 'a workflow with a CONDITION step open', 'Workflow: Onboarding', theme)));
+
+    await page.goto(`${env.daemon.url}/app/templates`);
+    await page.getByRole('button', { name: 'Delete Welcome' }).click();
+    await page.getByRole('dialog', { name: 'Delete Welcome?' }).waitFor();
+    found.push(...(await audit(page, 'the templates with a confirmation open', 'Templates', theme)));
     assert.ok(found.length === 0, `axe found serious or critical violations:\n${found.join('\n')}`);
   });
 }
