@@ -64,8 +64,10 @@ export function Shell() {
             </Link>
             <button type="button" className="secondary search" aria-label="Command menu" aria-keyshortcuts="Control+K Meta+K" aria-haspopup="dialog" onClick={() => setCommandsOpen(true)}>
               <Icon name="search" size={16} />
-              <span className="label">Go to or find…</span>
-              <kbd>{isMac() ? '⌘' : 'Ctrl'} K</kbd>
+              {/* the visible label is the name (speech input says what it sees); the shortcut is a
+                  hint drawn by CSS from data-keys, outside the label, and told by aria-keyshortcuts */}
+              <span className="label">Command menu</span>
+              <kbd data-keys={`${isMac() ? '⌘' : 'Ctrl'} K`} />
             </button>
             {me.projects.length > 0 && (
               <label className="switcher">

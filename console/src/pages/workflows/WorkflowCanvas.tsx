@@ -45,7 +45,9 @@ function StepNodeView({ data }: NodeProps<StepNode>) {
   const branches = branchesOf(step.type);
   return (
     <div role="group" aria-label={`Step ${step.name}`} className={`step-node${data.chosen ? ' chosen' : ''}${data.invalid ? ' invalid' : ''}`}>
-      {step.type !== 'TRIGGER' && <Handle type="target" position={Position.Top} aria-label={`Connect to ${step.name}`} />}
+      {/* a handle is a point to drag (or click) with a pointer, drawn on the canvas: an image named for
+          what it connects; keyboards connect steps with the step form's "Next step" choices */}
+      {step.type !== 'TRIGGER' && <Handle type="target" position={Position.Top} role="img" aria-label={`Connect to ${step.name}`} />}
       <span className="type">{TYPE_LABELS[step.type]}</span>
       <button type="button" className="nodrag name" aria-pressed={data.chosen} onClick={data.open}>
         {step.name}
@@ -59,6 +61,7 @@ function StepNodeView({ data }: NodeProps<StepNode>) {
           type="source"
           position={Position.Bottom}
           style={{ left: `${((i + 1) * 100) / (branches.length + 1)}%` }}
+          role="img"
           aria-label={`Connect from ${step.name}${branch ? ` (${branch})` : ''}`}
         >
           {branch && <span className="branch">{branch}</span>}
