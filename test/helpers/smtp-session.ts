@@ -86,7 +86,13 @@ export async function openSession(port: number, opts: SessionOptions = {}): Prom
         if (waiting) reject(new Error('the server closed the connection without a reply'));
       });
     });
-  const write = (data: string | Buffer) => new Promise<void>((resolve) => (socket.write(data) ? resolve() : socket.once('drain', () => resolve())));
+  // a full buffer waits for drain, or for the close that means no drain will come (the daemon hung up)
+  const write = (data: string | Buffer) =>
+    new Promise<void>((resolve) => {
+      if (socket.destroyed || socket.write(data)) return resolve();
+      socket.once('drain', () => resolve());
+      socket.once('close', () => resolve());
+    });
   const command = async (line: string) => {
     await write(line + '\r\n');
     return reply();
