@@ -201,41 +201,43 @@ export function ContactsPage() {
             {rows.length === 0 ? (
               <p>No contact matches. {p.search || p.field || p.subscribed ? 'Clear the filters to see every contact.' : 'Add contacts through the API or import a CSV file.'}</p>
             ) : (
-              <table>
-                <caption>Contacts of {project?.name}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">
-                      <input type="checkbox" aria-label="Select all on this page" checked={allSelected} onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((c) => c.id)))} />
-                    </th>
-                    <th scope="col">Email</th>
-                    <th scope="col">Subscribed</th>
-                    {columns.shown.map((f) => (
-                      <th key={f.field} scope="col">
-                        {keyOf(f.field)}
+              <div className="contacts-table">
+                <table>
+                  <caption>Contacts of {project?.name}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">
+                        <input type="checkbox" aria-label="Select all on this page" checked={allSelected} onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((c) => c.id)))} />
                       </th>
-                    ))}
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((c) => (
-                    <tr key={c.id}>
-                      <td>
-                        <input type="checkbox" aria-label={`Select ${c.email}`} checked={selected.has(c.id)} onChange={() => toggle(c.id)} />
-                      </td>
-                      <th scope="row">
-                        <Link to={`/contacts/${c.id}`}>{c.email}</Link>
-                      </th>
-                      <td>{yesNo(c.subscribed)}</td>
+                      <th scope="col">Email</th>
+                      <th scope="col">Subscribed</th>
                       {columns.shown.map((f) => (
-                        <DataCell key={f.field} value={c.data[keyOf(f.field)]} type={f.type} />
+                        <th key={f.field} scope="col">
+                          {keyOf(f.field)}
+                        </th>
                       ))}
-                      <td>{formatMoment(c.createdAt)}</td>
+                      <th scope="col">Created</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {rows.map((c) => (
+                      <tr key={c.id}>
+                        <td>
+                          <input type="checkbox" aria-label={`Select ${c.email}`} checked={selected.has(c.id)} onChange={() => toggle(c.id)} />
+                        </td>
+                        <th scope="row">
+                          <Link to={`/contacts/${c.id}`}>{c.email}</Link>
+                        </th>
+                        <td>{yesNo(c.subscribed)}</td>
+                        {columns.shown.map((f) => (
+                          <DataCell key={f.field} value={c.data[keyOf(f.field)]} type={f.type} />
+                        ))}
+                        <td>{formatMoment(c.createdAt)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
             )}
             <nav aria-label="Pages" className="row">
               <button type="button" className="secondary" disabled={cursors.length === 1} onClick={() => setCursors((c) => c.slice(0, -1))}>
