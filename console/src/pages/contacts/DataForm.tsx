@@ -119,6 +119,7 @@ export function DataForm({ contact, typeOf, onSaved, onCancel }: DataFormProps) 
     const found = problemsOf(current);
     if (json === null && Object.keys(found).length > 0) {
       setProblems(found);
+      setFormProblem('Fix the fields marked before editing as JSON.');
       return;
     }
     setFormProblem(null);

@@ -7,7 +7,7 @@ import { useSession } from '../../session';
 import type { ContactFields } from '../ContactsTypes';
 import type { FieldType, KnownField } from '../../ui/filterModel';
 
-export const fieldsKey = (projectId: string | undefined) => ['contacts', projectId, 'fields'];
+const fieldsKey = (projectId: string | undefined) => ['contacts', projectId, 'fields'];
 
 export function useDataFields() {
   const { project } = useSession();
