@@ -131,6 +131,8 @@ test('find a contact by search and by a data field, open it, edit it', async () 
   await table.getByRole('link', { name: 'cy@readers.test' }).click();
   await page.getByRole('heading', { name: 'cy@readers.test', level: 1 }).waitFor();
   await page.getByRole('region', { name: 'Activity' }).getByText('email.sent').waitFor();
+  await page.getByRole('button', { name: 'Edit data' }).click();
+  await page.getByRole('button', { name: 'Edit as JSON' }).click();
   await page.getByRole('textbox', { name: 'Data (JSON)' }).fill('{"plan": "team", "seats": 4}');
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();

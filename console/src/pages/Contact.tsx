@@ -1,57 +1,19 @@
-// One contact: its data and subscription (edited here, with a note when a send left it unsubscribed),
-// its activity timeline, and deletion.
+// One contact: its data and subscription (a list of fields edited in a typed form, with a note when
+// a send left it unsubscribed), its activity timeline, and deletion.
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api, errorText } from '../api';
 import { ErrorNote, Page } from '../page';
 import { useSession } from '../session';
 import type { Contact } from './ContactsTypes';
 import { Skeleton } from '../ui/Skeleton';
+import { ContactData } from './contacts/ContactData';
+import { formatMoment } from './contacts/values';
 
 interface ActivityPage {
   data: { id: string; type: string; timestamp: string; metadata: Record<string, unknown> }[];
   cursor: string | null;
   hasMore: boolean;
-}
-
-function EditForm({ contact, onSaved }: { contact: Contact; onSaved(c: Contact): void }) {
-  const [data, setData] = useState(() => JSON.stringify(contact.data, null, 2));
-  const [subscribed, setSubscribed] = useState(contact.subscribed);
-  const [parseError, setParseError] = useState<string | null>(null);
-  const save = useMutation({ mutationFn: (body: unknown) => api<Contact>('PATCH', `/contacts/${contact.id}`, body), onSuccess: onSaved });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(data);
-    } catch {
-      setParseError('The data is not valid JSON');
-      return;
-    }
-    setParseError(null);
-    save.mutate({ data: parsed, subscribed });
-  };
-  return (
-    <form onSubmit={submit} aria-labelledby="edit-heading">
-      <h2 id="edit-heading">Data and subscription</h2>
-      <label className="inline">
-        <input type="checkbox" checked={subscribed} onChange={(e) => setSubscribed(e.target.checked)} /> Subscribed
-      </label>
-      <label>
-        Data (JSON)
-        <textarea rows={8} value={data} onChange={(e) => setData(e.target.value)} spellCheck={false} />
-      </label>
-      <p className="hint">Keys set to null are removed; keys left out stay as they are.</p>
-      <ErrorNote error={parseError ?? (save.isError ? errorText(save.error) : null)} />
-      {save.isSuccess && !save.isPending && <p role="status">Saved.</p>}
-      <div className="row">
-        <button type="submit" disabled={save.isPending}>
-          Save
-        </button>
-      </div>
-    </form>
-  );
 }
 
 function Timeline({ contactId }: { contactId: string }) {
@@ -75,7 +37,7 @@ function Timeline({ contactId }: { contactId: string }) {
         <ol className="timeline">
           {entries.map((e) => (
             <li key={e.id}>
-              <time dateTime={e.timestamp}>{new Date(e.timestamp).toLocaleString()}</time> <strong>{e.type}</strong>
+              <time dateTime={e.timestamp}>{formatMoment(e.timestamp)}</time> <strong>{e.type}</strong>
               {typeof e.metadata.subject === 'string' && <span className="hint"> {e.metadata.subject}</span>}
             </li>
           ))}
@@ -131,10 +93,18 @@ export function ContactPage() {
       {c && (
         <>
           <p className="hint">
-            Created {new Date(c.createdAt).toLocaleString()}, changed {new Date(c.updatedAt).toLocaleString()}. {c.subscribed ? 'Subscribed.' : 'Unsubscribed.'}
+            Created {formatMoment(c.createdAt)}, changed {formatMoment(c.updatedAt)}. {c.subscribed ? 'Subscribed.' : 'Unsubscribed.'}
           </p>
           {!c.subscribed && <NeverSubscribedNote contact={c} />}
-          <EditForm key={c.id} contact={c} onSaved={(saved) => queries.setQueryData(key, saved)} />
+          <ContactData
+            key={c.id}
+            contact={c}
+            onSaved={(saved) => {
+              queries.setQueryData(key, saved);
+              // the list and the fields (a new one, a type changed) read what was saved
+              void queries.invalidateQueries({ queryKey: ['contacts', project?.id] });
+            }}
+          />
           <Timeline contactId={c.id} />
           <section aria-labelledby="delete-heading">
             <h2 id="delete-heading">Delete</h2>

@@ -1,5 +1,6 @@
 // Contacts: the project's contacts, searched, filtered (subscription, a data field through the
-// filter engine), sorted and paged by cursor; select some to subscribe, unsubscribe or delete them
+// filter engine), sorted and paged by cursor, their data fields as columns (the most common, or the
+// viewer's choice), values formatted by type; select some to subscribe, unsubscribe or delete them
 // in bulk with live progress.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -10,7 +11,12 @@ import { ExportCsvButton } from '../ui/ExportCsvButton';
 import { useSession } from '../session';
 import { ContactsBulk } from './ContactsBulk';
 import type { ContactPage } from './ContactsTypes';
+import type { FieldType } from '../ui/filterModel';
 import { Skeleton } from '../ui/Skeleton';
+import { ColumnChooser, useDataColumns } from './contacts/DataColumns';
+import { useDataFields } from './contacts/useDataFields';
+import { formatMoment, formatValue, keyOf, yesNo } from './contacts/values';
+import './contacts/contacts.css';
 
 const SORTS = {
   newest: { sort: 'createdAt', dir: 'desc', label: 'Newest first' },
@@ -140,6 +146,16 @@ function Filters({ p }: { p: ReturnType<typeof useListParams> }) {
   );
 }
 
+/** A cell shows this much of a long value; the contact's page shows all of it. */
+const CELL_CHARACTERS = 80;
+
+/** One data value: numbers aligned for comparing, objects and arrays as compact JSON. */
+function DataCell({ value, type }: { value: unknown; type: FieldType }) {
+  const kind = typeof value === 'number' ? 'number' : value !== null && typeof value === 'object' ? 'json' : undefined;
+  const text = formatValue(value, type);
+  return <td className={kind}>{text.length > CELL_CHARACTERS ? `${text.slice(0, CELL_CHARACTERS - 1)}…` : text}</td>;
+}
+
 export function ContactsPage() {
   const { project } = useSession();
   const queries = useQueryClient();
@@ -161,11 +177,13 @@ export function ContactsPage() {
   const rows = list.data?.data ?? [];
   const toggle = (id: string) => setSelected((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set([...s, id])));
   const allSelected = rows.length > 0 && rows.every((c) => selected.has(c.id));
+  const fields = useDataFields();
+  const columns = useDataColumns(project?.id ?? '', fields.data);
   return (
     <Page title="Contacts">
       <ExportCsvButton fileName="contacts.csv" label="Export CSV" />
       <Filters p={p} />
-      <ErrorNote error={list.isError ? errorText(list.error) : null} />
+      <ErrorNote error={list.isError ? errorText(list.error) : fields.query.isError ? errorText(fields.query.error) : null} />
       <ContactsBulk
         ids={[...selected]}
         onDone={() => {
@@ -179,38 +197,47 @@ export function ContactsPage() {
         list.data && (
           <>
             <p role="status">{cursors.length === 1 ? `${list.data.total} contacts` : `Page ${cursors.length}`}</p>
+            <ColumnChooser fields={fields.data} columns={columns} />
             {rows.length === 0 ? (
               <p>No contact matches. {p.search || p.field || p.subscribed ? 'Clear the filters to see every contact.' : 'Add contacts through the API or import a CSV file.'}</p>
             ) : (
-              <table>
-                <caption>Contacts of {project?.name}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">
-                      <input type="checkbox" aria-label="Select all on this page" checked={allSelected} onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((c) => c.id)))} />
-                    </th>
-                    <th scope="col">Email</th>
-                    <th scope="col">Subscribed</th>
-                    <th scope="col">Data</th>
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((c) => (
-                    <tr key={c.id}>
-                      <td>
-                        <input type="checkbox" aria-label={`Select ${c.email}`} checked={selected.has(c.id)} onChange={() => toggle(c.id)} />
-                      </td>
-                      <th scope="row">
-                        <Link to={`/contacts/${c.id}`}>{c.email}</Link>
+              <div className="contacts-table">
+                <table>
+                  <caption>Contacts of {project?.name}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">
+                        <input type="checkbox" aria-label="Select all on this page" checked={allSelected} onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((c) => c.id)))} />
                       </th>
-                      <td>{c.subscribed ? 'yes' : 'no'}</td>
-                      <td className="data">{Object.keys(c.data).length === 0 ? '' : JSON.stringify(c.data).slice(0, 80)}</td>
-                      <td>{new Date(c.createdAt).toLocaleString()}</td>
+                      <th scope="col">Email</th>
+                      <th scope="col">Subscribed</th>
+                      {columns.shown.map((f) => (
+                        <th key={f.field} scope="col">
+                          {keyOf(f.field)}
+                        </th>
+                      ))}
+                      <th scope="col">Created</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {rows.map((c) => (
+                      <tr key={c.id}>
+                        <td>
+                          <input type="checkbox" aria-label={`Select ${c.email}`} checked={selected.has(c.id)} onChange={() => toggle(c.id)} />
+                        </td>
+                        <th scope="row">
+                          <Link to={`/contacts/${c.id}`}>{c.email}</Link>
+                        </th>
+                        <td>{yesNo(c.subscribed)}</td>
+                        {columns.shown.map((f) => (
+                          <DataCell key={f.field} value={c.data[keyOf(f.field)]} type={f.type} />
+                        ))}
+                        <td>{formatMoment(c.createdAt)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
             )}
             <nav aria-label="Pages" className="row">
               <button type="button" className="secondary" disabled={cursors.length === 1} onClick={() => setCursors((c) => c.slice(0, -1))}>

@@ -1,4 +1,6 @@
 // What the contact routes answer.
+import type { KnownField } from '../ui/filterModel';
+
 export interface Contact {
   id: string;
   email: string;
@@ -13,4 +15,9 @@ export interface ContactPage {
   cursor: string | null;
   hasMore: boolean;
   total: number;
+}
+
+/** GET /contacts/fields: the standard fields and each data key as `data.<key>`, with its inferred type and coverage. */
+export interface ContactFields {
+  fields: KnownField[];
 }
