@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openTab, signInAs, startBrowser, type ConsoleTab } from './helpers/browser.js';
 import { makeUser, PASSWORD } from './helpers/console-session.js';
-import { startMailEnv, type MailEnv } from './helpers/mail-env.js';
+import { eventually, startMailEnv, type MailEnv } from './helpers/mail-env.js';
 
 let env: MailEnv;
 let browser: Browser;
@@ -101,8 +101,14 @@ test('the command menu: Ctrl-K goes to a page, finds a contact and an email, cre
   await h1(page, 'Email to ann@readers.test');
   assert.ok(page.url().endsWith(`/messages/${ids.email}`));
 
-  // the header's button opens it too; arrows choose among the actions
-  await page.getByRole('button', { name: 'Command menu' }).click();
+  // the header's button opens it too; arrows choose among the actions (the email's page has just
+  // loaded: a click while its route settles may land before the header's handler, so it is repeated)
+  await page.getByRole('heading', { name: 'Email to ann@readers.test', level: 1 }).waitFor();
+  await eventually(
+    async () => (await menu.isVisible()) || (await page.getByRole('button', { name: 'Command menu' }).click(), menu.isVisible()),
+    15_000,
+    'the command menu opened by its button',
+  );
   await search.fill('create');
   await menu.getByRole('option', { name: 'Create a segment' }).waitFor();
   const first = await search.getAttribute('aria-activedescendant');
