@@ -8,7 +8,7 @@ import { deadLink, spendLink } from './links.js';
 import { judged, passwordMatches, wrongPair } from './judging.js';
 import { startSession } from './sessions.js';
 import { acceptInvitation, emailKey, getMember, getUser, hasMembership, setPasswordHash, type SetupLink, type User } from './store.js';
-import type { SignInDeps, SignedIn } from './sign-in.js';
+import type { SignInDeps, SignedIn } from './sessions.js';
 import { invalidPassword } from './users.js';
 import { hashPassword, passwordProblem } from './passwords.js';
 

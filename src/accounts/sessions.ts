@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../store/db.js';
 import { deleteEndedSessions, deleteSession, findSession, insertSession, touchSession, type SessionRow } from './store.js';
+import type { LoginThrottle } from './throttle.js';
 import { hashToken, newToken } from './tokens.js';
 
 export interface SessionPolicy {
@@ -62,4 +63,17 @@ export function liveSession(db: Db, clock: Clock, policy: SessionPolicy, token: 
 
 export function endSession(db: Db, hash: string): void {
   deleteSession(db, hash);
+}
+
+/** A user signed in: the session started for them. */
+export interface SignedIn extends StartedSession {
+  user: { id: string; email: string };
+}
+
+/** What signing in needs: the store, the clock, the session policy and the login throttle (sign-in.ts, join.ts). */
+export interface SignInDeps {
+  db: Db;
+  clock: Clock;
+  policy: SessionPolicy;
+  throttle: LoginThrottle;
 }

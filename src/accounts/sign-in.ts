@@ -7,21 +7,10 @@ import type { Db } from '../store/db.js';
 import { acceptWithLink } from './join.js';
 import { judged, passwordMatches, wrongPair } from './judging.js';
 import { deadLink, liveLink, spendLink } from './links.js';
-import { startSession, type SessionPolicy, type StartedSession } from './sessions.js';
+import { startSession, type SignInDeps, type SignedIn } from './sessions.js';
 import { deleteSessionsOf, emailKey, findUserByEmail, getMember, getUser, insertUser, putMembership, setPasswordHash } from './store.js';
-import type { LoginThrottle } from './throttle.js';
 import { newPasswordHash, userEmail } from './users.js';
 
-export interface SignedIn extends StartedSession {
-  user: { id: string; email: string };
-}
-
-export interface SignInDeps {
-  db: Db;
-  clock: Clock;
-  policy: SessionPolicy;
-  throttle: LoginThrottle;
-}
 
 export async function signIn(deps: SignInDeps, input: { email: string; password: string; address: string }): Promise<SignedIn> {
   const user = findUserByEmail(deps.db, input.email.trim());
