@@ -5,6 +5,7 @@ import { PerClientConnections } from '../net/connection-caps.js';
 import { listenSmtp } from '../net/listen.js';
 import type { DataBudget } from '../net/data-budget.js';
 import { withMessage } from '../net/smtp-data.js';
+import { SmtpReply } from '../net/smtp-reply.js';
 import { routeRecipient, type InboundRoute } from './route.js';
 import { acceptInbound } from './accept.js';
 import { tlsMaterial } from './tls.js';
@@ -16,14 +17,8 @@ export interface InboundListener {
   close(): Promise<void>;
 }
 
-/** An SMTP error with the reply code smtp-server sends. */
-const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
-
 /** Per-session state: the project the accepted recipients belong to. */
 const routes = new WeakMap<SMTPServerSession, InboundRoute>();
-
-/** An error smtp-server replies with as it is (a refusal of DATA), rather than a failure to store. */
-const isReply = (err: unknown): err is Error => err instanceof Error && 'responseCode' in err;
 
 /**
  * Postmill's inbound SMTP listener: accepts mail only for its projects' domains (never a relay),
@@ -55,12 +50,12 @@ export async function startInbound(core: Core, budget: DataBudget): Promise<Inbo
       callback();
     },
     onRcptTo(address, session, callback) {
-      if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) return callback(smtpError(452, '4.5.3 Too many recipients'));
+      if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) return callback(new SmtpReply(452, '4.5.3 Too many recipients'));
       const route = routeRecipient(core.db, address.address);
-      if (!route) return callback(smtpError(550, '5.7.1 Relaying denied: this server does not accept mail for that domain'));
+      if (!route) return callback(new SmtpReply(550, '5.7.1 Relaying denied: this server does not accept mail for that domain'));
       const current = routes.get(session);
       if (current && current.projectId !== route.projectId) {
-        return callback(smtpError(451, '4.5.3 Recipients of another domain: please send them in a separate message'));
+        return callback(new SmtpReply(451, '4.5.3 Recipients of another domain: please send them in a separate message'));
       }
       routes.set(session, route);
       callback();
@@ -69,9 +64,9 @@ export async function startInbound(core: Core, budget: DataBudget): Promise<Inbo
       const limits = { maxBytes: smtp.maxSize, budget, client: { listener: 'smtp' as const, remoteAddress: session.remoteAddress } };
       withMessage(stream, limits, (raw) => {
         const route = routes.get(session);
-        if (!route) throw smtpError(503, '5.5.1 No valid recipients');
+        if (!route) throw new SmtpReply(503, '5.5.1 No valid recipients');
         const refusal = headerSectionRefusal(raw);
-        if (refusal) throw smtpError(552, `5.3.4 ${refusal}`);
+        if (refusal) throw new SmtpReply(552, `5.3.4 ${refusal}`);
         return acceptInbound(core, {
           projectId: route.projectId,
           mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
@@ -83,9 +78,10 @@ export async function startInbound(core: Core, budget: DataBudget): Promise<Inbo
       }).then(
         (id) => callback(null, `2.0.0 Queued as ${id}`),
         (err: unknown) => {
-          if (isReply(err)) return callback(err);
+          // a refusal is answered as it is; anything else was a failure to store
+          if (err instanceof SmtpReply) return callback(err);
           core.log.error('inbound message not stored', { error: String(err) });
-          callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
+          callback(new SmtpReply(451, '4.3.0 Temporary failure, try again later'));
         },
       );
     },

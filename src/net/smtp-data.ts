@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { DataBudget, DataClient } from './data-budget.js';
+import { SmtpReply } from './smtp-reply.js';
 
 /** What bounds the message of one DATA: its own size, and the room left in the daemon's budget. */
 export interface DataLimits {
@@ -8,8 +9,6 @@ export interface DataLimits {
   client: DataClient;
 }
 
-/** A refusal at the end of DATA, with the reply code smtp-server sends. */
-export const dataRefusal = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 
 /**
  * Runs `use` on the whole message of an smtp-server DATA stream and answers what it answers. Bytes
@@ -46,8 +45,8 @@ export async function withMessage<T>(stream: Readable, limits: DataLimits, use: 
       held += chunk.length;
       chunks.push(chunk);
     }
-    if (size > maxBytes) throw dataRefusal(552, `5.3.4 Message exceeds the size limit of ${maxBytes} bytes`);
-    if (noRoom) throw dataRefusal(452, '4.3.1 Insufficient system storage for messages being received now, try again later');
+    if (size > maxBytes) throw new SmtpReply(552, `5.3.4 Message exceeds the size limit of ${maxBytes} bytes`);
+    if (noRoom) throw new SmtpReply(452, '4.3.1 Insufficient system storage for messages being received now, try again later');
     const raw = Buffer.concat(chunks, size);
     chunks = [];
     return await use(raw);

@@ -6,11 +6,12 @@ import { LoginDeadline, PerClientConnections } from '../net/connection-caps.js';
 import { listenSmtp } from '../net/listen.js';
 import type { DataBudget } from '../net/data-budget.js';
 import { withMessage } from '../net/smtp-data.js';
+import { SmtpReply } from '../net/smtp-reply.js';
 import { looksLikeKey } from '../projects/keys.js';
 import { findKeyOwner, getProject } from '../projects/store.js';
 import { MAX_REQUEST_BYTES } from '../send/service.js';
 import { FailedLogins, type LoginRefusal } from './failed-logins.js';
-import { SmtpReply, submitMessage, type SubmissionDeps } from './submit.js';
+import { submitMessage, type SubmissionDeps } from './submit.js';
 
 /** What schema/send.json allows per request; refused at RCPT rather than after the whole message. */
 const MAX_RECIPIENTS = 50;

@@ -7,16 +7,8 @@ import { sendEmails } from '../send/service.js';
 import { ThreadDied, type Pools } from '../threads/pool.js';
 import { parseSubmission, type SubmissionParseOps } from './parse.js';
 import type { ComposeOps } from '../compose/compose-ops.js';
+import { SmtpReply } from '../net/smtp-reply.js';
 
-/** An SMTP reply code with its text: what smtp-server answers for an error that carries `responseCode`. */
-export class SmtpReply extends Error {
-  constructor(
-    readonly responseCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** The API's refusal as an SMTP reply: what the client must change is permanent (5xx), a busy server temporary (4xx). */
 export function smtpReplyOf(err: unknown): SmtpReply {
