@@ -82,7 +82,7 @@ export function findProjectDomainNamed(db: Db, projectId: string, domain: string
   return row ?? null;
 }
 
-/** The verified registrations of these names, in whatever project, least specific (shortest) first. */
+/** The verified registrations of these names, in whatever project (a name is verified in one at most), least specific (shortest) first. */
 export function findVerifiedNamed(db: Db, names: string[]): { domain: string; projectId: string }[] {
   const rows = sql(
     db,

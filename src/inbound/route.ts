@@ -1,7 +1,8 @@
 import { coveringNames, domainOfAddress } from '../addresses/domain-name.js';
 import type { Db } from '../store/db.js';
 import { emailIdFromVerp } from '../emails/verp.js';
-import { outboundOrigin, verifiedDomainsNamed } from './store.js';
+import { findVerifiedNamed } from '../domains/store.js';
+import { outboundOrigin } from './store.js';
 
 export interface InboundRoute {
   projectId: string;
@@ -13,7 +14,7 @@ const BOUNCE_PREFIX = 'bounces.';
 
 /** The project whose mail a bounce address answers: the verified owner of the domain, or the project that sent the email a VERP address names from it. */
 function bounceOwner(db: Db, address: string, senderDomain: string): string | null {
-  const [owner] = verifiedDomainsNamed(db, [senderDomain]);
+  const [owner] = findVerifiedNamed(db, [senderDomain]);
   if (owner) return owner.projectId;
   const emailId = emailIdFromVerp(address);
   const origin = emailId ? outboundOrigin(db, emailId) : null;
@@ -35,6 +36,6 @@ export function routeRecipient(db: Db, address: string): InboundRoute | null {
     const projectId = bounceOwner(db, address, domain.slice(BOUNCE_PREFIX.length));
     if (projectId) return { projectId, kind: 'bounce' };
   }
-  const [outermost] = verifiedDomainsNamed(db, coveringNames(domain));
+  const [outermost] = findVerifiedNamed(db, coveringNames(domain));
   return outermost ? { projectId: outermost.projectId, kind: 'domain' } : null;
 }

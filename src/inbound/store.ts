@@ -12,17 +12,6 @@ export interface InboundMessage {
   processedAt: number | null;
 }
 
-/** The verified domains among these names with their owners, least specific first (a name is verified in one project at most). */
-export function verifiedDomainsNamed(db: Db, names: string[]): { domain: string; projectId: string }[] {
-  const rows = sql(
-    db,
-    "SELECT domain, project_id FROM domains WHERE status = 'verified' AND domain IN (SELECT value FROM json_each(?)) ORDER BY length(domain)",
-  ).all(
-    JSON.stringify(names),
-  ) as { domain: string; project_id: string }[];
-  return rows.map((r) => ({ domain: r.domain, projectId: r.project_id }));
-}
-
 /** Where an outbound email went from: its project and the sender domain of its VERP return path. */
 export function outboundOrigin(db: Db, emailId: string): { projectId: string; senderDomain: string } | null {
   const row = sql(db, "SELECT project_id, sender_domain FROM emails WHERE id = ? AND source_type != 'INBOUND'").get(emailId) as
